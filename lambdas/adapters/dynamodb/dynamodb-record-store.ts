@@ -1,0 +1,324 @@
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  type DynamoDBClient,
+  PutItemCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { ContentCipher } from '../../core/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
+import { RecordEvent } from '../../core/events/record-event.schema.ts';
+import type { Namespace } from '../../core/namespaces/namespace.ts';
+import type { Metrics } from '../../core/observability/metrics.port.ts';
+import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
+import { RevisionConflictError } from '../../core/records/record.errors.ts';
+import {
+  type Page,
+  type PageRequest,
+  type RecordRevision,
+  RecordStatus,
+  RevisionPayload,
+} from '../../core/records/record.schema.ts';
+import type { OutboxEntry, RecordStore } from '../../core/records/record-store.port.ts';
+import type { Clock } from '../../core/time/clock.ts';
+import { translateStorageError } from './dynamodb-errors.ts';
+import { MemoryTableSchema } from './memory-table.ts';
+
+type Item = Record<string, AttributeValue>;
+
+const revisionSortKey = (id: string, revision: number): string => `R#${id}#${String(revision).padStart(10, '0')}`;
+const headSortKey = (id: string): string => `H#${id}`;
+/** Pages through a filtered query are refilled at most this many times before a partial page is returned. */
+const MAX_PAGE_REFILLS = 5;
+
+export interface DynamoDbRecordStoreOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** Required: content is encrypted before it reaches the table, or the store cannot be built. */
+  cipher: ContentCipher;
+  clock: Clock;
+  metrics: Metrics;
+}
+
+/**
+ * The record store on one DynamoDB table: each revision is its own item, appended with a single conditional
+ * put; the head projection is a second item moved forward only. Content and provenance are encrypted with
+ * the tenant, namespace and record id as encryption context; every item read back is re-verified against
+ * the namespace and record that were asked for before it is decrypted.
+ */
+export class DynamoDbRecordStore implements RecordStore {
+  readonly #client: DynamoDBClient;
+  readonly #table: string;
+  readonly #cipher: ContentCipher;
+  readonly #clock: Clock;
+  readonly #metrics: Metrics;
+
+  constructor(options: DynamoDbRecordStoreOptions) {
+    if (!options.cipher) throw new TypeError('DynamoDbRecordStore needs a cipher: records are encrypted or not stored');
+    if (!options.tableName) throw new TypeError('DynamoDbRecordStore needs a table name');
+    this.#client = options.client;
+    this.#table = options.tableName;
+    this.#cipher = options.cipher;
+    this.#clock = options.clock;
+    this.#metrics = options.metrics;
+  }
+
+  async append(revision: RecordRevision, event: RecordEvent): Promise<void> {
+    const item = await this.#toItem(revision, revisionSortKey(revision.id, revision.revision));
+    item.outboxShard = { S: outboxShardOf(revision.id) };
+    item.outboxAt = { S: `${event.occurred_at}#${event.event_id}` };
+    item.outboxEvent = { S: JSON.stringify(RecordEvent.parse(event)) };
+    try {
+      await this.#send('PutItem', () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new RevisionConflictError({ cause: error });
+      throw error;
+    }
+    delete item.outboxShard;
+    delete item.outboxAt;
+    delete item.outboxEvent;
+    await this.#projectItem(item, revision.revision);
+  }
+
+  async getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined> {
+    const { items } = await this.#query({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: `R#${id}#` } },
+      ScanIndexForward: false,
+      Limit: 1,
+    });
+    const [item] = items;
+    if (!item) return undefined;
+    const head = await this.#fromItem(namespace, item, id);
+    return head && this.#live(head) ? head : undefined;
+  }
+
+  async getRevision(namespace: Namespace, id: string, revision: number): Promise<RecordRevision | undefined> {
+    const { items } = await this.#query({
+      KeyConditionExpression: 'pk = :pk AND sk = :sk',
+      ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':sk': { S: revisionSortKey(id, revision) } },
+    });
+    const [item] = items;
+    const found = item && (await this.#fromItem(namespace, item, id));
+    return found && this.#live(found) ? found : undefined;
+  }
+
+  listHeads(namespace: Namespace, page: PageRequest): Promise<Page<RecordRevision>> {
+    return this.#filteredPage(namespace, page, 'H#', undefined, (revision) => revision.status === 'active');
+  }
+
+  listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>> {
+    return this.#filteredPage(namespace, page, `R#${id}#`, id, () => true);
+  }
+
+  async projectHead(revision: RecordRevision): Promise<boolean> {
+    return this.#projectItem(await this.#toItem(revision, headSortKey(revision.id)), revision.revision);
+  }
+
+  async pendingEvents(limit: number): Promise<readonly OutboxEntry[]> {
+    const shards = Array.from({ length: MemoryTableSchema.outboxShards }, (_, shard) => `outbox#${shard}`);
+    const perShard = await Promise.all(
+      shards.map((shard) =>
+        this.#query({
+          IndexName: MemoryTableSchema.outboxIndex.name,
+          KeyConditionExpression: 'outboxShard = :shard',
+          ExpressionAttributeValues: { ':shard': { S: shard } },
+          Limit: limit,
+          ConsistentRead: false,
+        }),
+      ),
+    );
+    return perShard
+      .flatMap(({ items }) => items)
+      .sort((a, b) => (a.outboxAt?.S ?? '').localeCompare(b.outboxAt?.S ?? ''))
+      .slice(0, limit)
+      .map((item) => ({
+        event: RecordEvent.parse(JSON.parse(item.outboxEvent?.S ?? 'null')),
+        marker: encodeCursor(JSON.stringify([item.pk?.S, item.sk?.S])),
+      }));
+  }
+
+  async clearOutboxMarker(marker: string): Promise<void> {
+    const [pk, sk] = JSON.parse(decodeCursor(marker, (position) => position.startsWith('['))) as [string, string];
+    try {
+      await this.#send('UpdateItem', () =>
+        this.#client.send(
+          new UpdateItemCommand({
+            TableName: this.#table,
+            Key: { pk: { S: pk }, sk: { S: sk } },
+            UpdateExpression: 'REMOVE outboxShard, outboxAt, outboxEvent',
+            ConditionExpression: 'attribute_exists(pk)',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  /** Forward-only: the head item is replaced only by a greater revision, so replays and races are harmless. */
+  async #projectItem(item: Item, revision: number): Promise<boolean> {
+    const head: Item = { ...item, sk: { S: headSortKey(item.recordId?.S ?? '') } };
+    try {
+      await this.#send('PutItem', () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: head,
+            ConditionExpression: 'attribute_not_exists(pk) OR revision < :revision',
+            ExpressionAttributeValues: { ':revision': { N: String(revision) } },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Queries `prefix` in the namespace and keeps what `keep` accepts and has not expired, refilling the page
+   * (a bounded number of times) when the filter leaves it short.
+   */
+  async #filteredPage(
+    namespace: Namespace,
+    page: PageRequest,
+    prefix: string,
+    recordId: string | undefined,
+    keep: (revision: RecordRevision) => boolean,
+  ): Promise<Page<RecordRevision>> {
+    let position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith(prefix)) : undefined;
+    const kept: RecordRevision[] = [];
+    for (let refill = 0; refill < MAX_PAGE_REFILLS && kept.length < page.limit; refill++) {
+      const { items, lastKey } = await this.#query({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: prefix } },
+        ...(position !== undefined && { ExclusiveStartKey: { pk: { S: namespace.key }, sk: { S: position } } }),
+        Limit: page.limit - kept.length,
+      });
+      for (const item of items) {
+        const revision = await this.#fromItem(namespace, item, recordId ?? item.recordId?.S ?? '');
+        if (revision && this.#live(revision) && keep(revision)) kept.push(revision);
+      }
+      position = lastKey;
+      if (position === undefined) break;
+    }
+    return { items: kept, nextCursor: position === undefined ? undefined : encodeCursor(position) };
+  }
+
+  async #query(input: Omit<QueryCommandInput, 'TableName'>): Promise<{ items: Item[]; lastKey?: string }> {
+    const output = await this.#send('Query', () =>
+      this.#client.send(
+        new QueryCommand({ TableName: this.#table, ConsistentRead: true, ReturnConsumedCapacity: 'TOTAL', ...input }),
+      ),
+    );
+    return { items: output.Items ?? [], lastKey: output.LastEvaluatedKey?.sk?.S };
+  }
+
+  async #send<T extends { ConsumedCapacity?: { CapacityUnits?: number } | undefined }>(
+    operation: string,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      const output = await call();
+      this.#metrics.storageRequest({ operation, capacityUnits: output.ConsumedCapacity?.CapacityUnits ?? 0 });
+      return output;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        // A failed condition still costs a write unit; DynamoDB does not report it on the error.
+        this.#metrics.storageRequest({ operation, capacityUnits: 1 });
+        throw error;
+      }
+      throw translateStorageError(error);
+    }
+  }
+
+  async #toItem(revision: RecordRevision, sortKey: string): Promise<Item> {
+    const payload: RevisionPayload = { content: revision.content, provenance: revision.provenance };
+    const ciphertext = await this.#cipher.encrypt(Buffer.from(JSON.stringify(payload), 'utf8'), {
+      tenant: revision.namespace.tenant,
+      namespace: revision.namespace.key,
+      recordId: revision.id,
+    });
+    return {
+      pk: { S: revision.namespace.key },
+      sk: { S: sortKey },
+      recordId: { S: revision.id },
+      revision: { N: String(revision.revision) },
+      status: { S: revision.status },
+      createdAt: { S: revision.createdAt },
+      updatedAt: { S: revision.updatedAt },
+      expiresAt: { S: revision.expiresAt },
+      ttl: { N: String(Math.ceil(Date.parse(revision.expiresAt) / 1000)) },
+      payload: { B: ciphertext },
+    };
+  }
+
+  /**
+   * Defence in depth: the item must carry the namespace and record that were asked for, and its ciphertext
+   * must decrypt under exactly that context. Anything else is refused and counted, never returned.
+   */
+  async #fromItem(namespace: Namespace, item: Item, expectedId: string): Promise<RecordRevision | undefined> {
+    const id = item.recordId?.S;
+    const revision = Number(item.revision?.N);
+    const sortKey = item.sk?.S ?? '';
+    const inScope =
+      item.pk?.S === namespace.key &&
+      id === expectedId &&
+      Number.isSafeInteger(revision) &&
+      (sortKey === headSortKey(id) || sortKey === revisionSortKey(id, revision));
+    if (!inScope || !item.payload?.B) {
+      this.#metrics.count('scope.violation_refused');
+      return undefined;
+    }
+    let plaintext: Uint8Array;
+    try {
+      plaintext = await this.#cipher.decrypt(item.payload.B, {
+        tenant: namespace.tenant,
+        namespace: namespace.key,
+        recordId: id,
+      });
+    } catch (error) {
+      if (!(error instanceof CiphertextContextMismatchError)) throw error;
+      this.#metrics.count('crypto.context_mismatch_refused');
+      return undefined;
+    }
+    const payload = RevisionPayload.parse(JSON.parse(Buffer.from(plaintext).toString('utf8')));
+    return {
+      id,
+      namespace,
+      revision,
+      status: RecordStatus.parse(item.status?.S),
+      content: payload.content,
+      provenance: payload.provenance,
+      createdAt: item.createdAt?.S ?? '',
+      updatedAt: item.updatedAt?.S ?? '',
+      expiresAt: item.expiresAt?.S ?? '',
+    };
+  }
+
+  #live(revision: RecordRevision): boolean {
+    return Date.parse(revision.expiresAt) > this.#clock.now().getTime();
+  }
+}
+
+/** Spreads unpublished revisions over a few index partitions so the outbox index never has one hot key. */
+const outboxShardOf = (recordId: string): string => {
+  let sum = 0;
+  for (const char of recordId) sum = (sum + char.charCodeAt(0)) % MemoryTableSchema.outboxShards;
+  return `outbox#${sum}`;
+};

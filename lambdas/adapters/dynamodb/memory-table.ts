@@ -1,0 +1,58 @@
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+  ResourceInUseException,
+} from '@aws-sdk/client-dynamodb';
+
+/**
+ * The one table's key design, shared by the adapters and the local engine's table creation. The CDK table
+ * construct declares the same names; a test compares the two.
+ *
+ * - `pk` is the namespace key; `sk` is `R#{recordId}#{revision:010d}` for a revision (the append-only
+ *   commit) or `H#{recordId}` for the head projection, `I#{key}` for an idempotency claim.
+ * - `ttl` (epoch seconds) lets DynamoDB delete expired items late; reads filter on `expiresAt` themselves.
+ * - The `outbox` index is sparse: only committed revisions whose event is not yet published carry
+ *   `outboxShard`/`outboxAt`/`outboxEvent`.
+ */
+export const MemoryTableSchema = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  timeToLiveAttribute: 'ttl',
+  outboxIndex: { name: 'outbox', partitionKey: 'outboxShard', sortKey: 'outboxAt', projected: ['outboxEvent'] },
+  outboxShards: 4,
+} as const;
+
+export const createMemoryTableInput = (tableName: string): CreateTableCommandInput => ({
+  TableName: tableName,
+  BillingMode: 'PAY_PER_REQUEST',
+  AttributeDefinitions: [
+    { AttributeName: MemoryTableSchema.partitionKey, AttributeType: 'S' },
+    { AttributeName: MemoryTableSchema.sortKey, AttributeType: 'S' },
+    { AttributeName: MemoryTableSchema.outboxIndex.partitionKey, AttributeType: 'S' },
+    { AttributeName: MemoryTableSchema.outboxIndex.sortKey, AttributeType: 'S' },
+  ],
+  KeySchema: [
+    { AttributeName: MemoryTableSchema.partitionKey, KeyType: 'HASH' },
+    { AttributeName: MemoryTableSchema.sortKey, KeyType: 'RANGE' },
+  ],
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: MemoryTableSchema.outboxIndex.name,
+      KeySchema: [
+        { AttributeName: MemoryTableSchema.outboxIndex.partitionKey, KeyType: 'HASH' },
+        { AttributeName: MemoryTableSchema.outboxIndex.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...MemoryTableSchema.outboxIndex.projected] },
+    },
+  ],
+});
+
+/** Creates the table on the local engine if it is not there yet (the first local start). */
+export const ensureMemoryTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  try {
+    await client.send(new CreateTableCommand(createMemoryTableInput(tableName)));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  }
+};

@@ -1,0 +1,27 @@
+import type {
+  ClaimOutcome,
+  IdempotencyClaim,
+  IdempotencyStore,
+} from '../../core/idempotency/idempotency-store.port.ts';
+import type { Namespace } from '../../core/namespaces/namespace.ts';
+import type { Clock } from '../../core/time/clock.ts';
+
+/** Test double of the idempotency store; a claim past its expiry is forgotten, as DynamoDB's TTL would. */
+export class InMemoryIdempotencyStore implements IdempotencyStore {
+  readonly #clock: Clock;
+  readonly #claims = new Map<string, IdempotencyClaim>();
+
+  constructor(options: { clock: Clock }) {
+    this.#clock = options.clock;
+  }
+
+  async claim(namespace: Namespace, key: string, claim: IdempotencyClaim): Promise<ClaimOutcome> {
+    const storageKey = `${namespace.key}\u0000${key}`;
+    const existing = this.#claims.get(storageKey);
+    if (existing && Date.parse(existing.expiresAt) > this.#clock.now().getTime()) {
+      return { outcome: 'existing', ...existing };
+    }
+    this.#claims.set(storageKey, { ...claim });
+    return { outcome: 'claimed' };
+  }
+}

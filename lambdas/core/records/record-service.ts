@@ -1,0 +1,237 @@
+import type { z } from 'zod';
+import { NotFoundError } from '../errors/domain-error.ts';
+import { RECORD_EVENT_SCHEMA_VERSION, type RecordEvent, type RecordEventType } from '../events/record-event.schema.ts';
+import type { IdempotencyStore } from '../idempotency/idempotency-store.port.ts';
+import type { Narrowing, Scope } from '../identity/scope.ts';
+import type { Namespace, NamespaceKind, NamespaceOwner } from '../namespaces/namespace.ts';
+import type { Clock } from '../time/clock.ts';
+import { type IdGenerator, ULID_PATTERN } from '../time/ids.ts';
+import { etagMatches, etagOf } from './etag.ts';
+import {
+  IdempotencyKeyReusedError,
+  PreconditionFailedError,
+  PreconditionRequiredError,
+  RevisionConflictError,
+} from './record.errors.ts';
+import type { Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
+import type { RecordStore } from './record-store.port.ts';
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** What a caller sees of one revision: never the namespace key, only who owns it in their own terms. */
+export interface RecordView<Content> {
+  readonly id: string;
+  readonly kind: NamespaceKind;
+  readonly owner: NamespaceOwner;
+  readonly revision: number;
+  readonly etag: string;
+  readonly status: RecordRevision['status'];
+  /** Null only on the tombstone revision a delete appends. */
+  readonly content: Content | null;
+  readonly provenance: Provenance;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly expiresAt: string;
+}
+
+export interface IdempotencyRequest {
+  readonly key: string;
+  readonly fingerprint: string;
+}
+
+export interface CreateResult<Content> {
+  readonly record: RecordView<Content>;
+  /** True when an Idempotency-Key replay returned the record the first request created. */
+  readonly replayed: boolean;
+}
+
+export interface RecordKind<Content> {
+  readonly kind: NamespaceKind;
+  readonly content: z.ZodType<Content>;
+  /** Days a record lives after its latest revision. */
+  readonly horizonDays: () => number;
+}
+
+export interface RecordServiceDependencies {
+  readonly store: RecordStore;
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly idempotencyKeyHours: () => number;
+}
+
+/**
+ * The lifecycle every long-term kind shares: create, read, list, revise under If-Match, delete as a
+ * tombstone, and history — all append-only, all inside a namespace derived from the caller's Scope.
+ */
+export class RecordService<Content> {
+  readonly #deps: RecordServiceDependencies;
+  readonly #kind: RecordKind<Content>;
+
+  constructor(deps: RecordServiceDependencies, kind: RecordKind<Content>) {
+    this.#deps = deps;
+    this.#kind = kind;
+  }
+
+  async create(
+    scope: Scope,
+    narrowing: Narrowing,
+    content: Content,
+    idempotency?: IdempotencyRequest,
+  ): Promise<CreateResult<Content>> {
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    let id = this.#deps.ids.next();
+    let replayed = false;
+    if (idempotency) {
+      const claim = await this.#deps.idempotency.claim(scope.namespace('idempotency'), idempotency.key, {
+        fingerprint: idempotency.fingerprint,
+        recordId: id,
+        expiresAt: this.#after(this.#deps.idempotencyKeyHours() * HOUR_MS),
+      });
+      if (claim.outcome === 'existing') {
+        if (claim.fingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
+        id = claim.recordId;
+        replayed = true;
+      }
+    }
+    const now = this.#deps.clock.now();
+    const actor = { principal: scope.principal, client: scope.client };
+    const first: RecordRevision = {
+      id,
+      namespace,
+      revision: 1,
+      status: 'active',
+      content: this.#kind.content.parse(content),
+      provenance: { createdBy: actor, revisedBy: actor, sourceEventIds: [] },
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.#kind.horizonDays() * DAY_MS).toISOString(),
+    };
+    try {
+      await this.#deps.store.append(first, this.#event(first, 'record.created', idempotency?.key));
+      return { record: this.#view(first), replayed };
+    } catch (error) {
+      // A replay whose first attempt already committed: answer with what the first attempt created.
+      if (!(error instanceof RevisionConflictError) || !replayed) throw error;
+      const committed = await this.#deps.store.getRevision(namespace, id, 1);
+      if (!committed) throw new NotFoundError({ cause: error });
+      return { record: this.#view(committed), replayed };
+    }
+  }
+
+  async get(scope: Scope, narrowing: Narrowing, id: string): Promise<RecordView<Content>> {
+    return this.#view(await this.#liveHead(scope.namespace(this.#kind.kind, narrowing), id));
+  }
+
+  async list(scope: Scope, narrowing: Narrowing, page: PageRequest): Promise<Page<RecordView<Content>>> {
+    const heads = await this.#deps.store.listHeads(scope.namespace(this.#kind.kind, narrowing), page);
+    return { items: heads.items.map((head) => this.#view(head)), nextCursor: heads.nextCursor };
+  }
+
+  async history(scope: Scope, narrowing: Narrowing, id: string, page: PageRequest): Promise<Page<RecordView<Content>>> {
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    await this.#liveHead(namespace, id);
+    const revisions = await this.#deps.store.listRevisions(namespace, id, page);
+    return { items: revisions.items.map((revision) => this.#view(revision)), nextCursor: revisions.nextCursor };
+  }
+
+  /** Appends the revision `change` makes of the head the caller read (`ifMatch`); a stale ETag is 412. */
+  async update(
+    scope: Scope,
+    narrowing: Narrowing,
+    id: string,
+    ifMatch: string | undefined,
+    change: (current: Content) => Content,
+  ): Promise<RecordView<Content>> {
+    if (ifMatch === undefined) throw new PreconditionRequiredError();
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    const head = await this.#liveHead(namespace, id);
+    this.#requireMatch(head, ifMatch);
+    const successor = this.#successor(scope, head);
+    const next: RecordRevision = {
+      ...successor,
+      content: this.#kind.content.parse(change(this.#kind.content.parse(head.content))),
+      expiresAt: new Date(Date.parse(successor.updatedAt) + this.#kind.horizonDays() * DAY_MS).toISOString(),
+    };
+    await this.#commitSuccessor(namespace, next, 'record.revised');
+    return this.#view(next);
+  }
+
+  /** Appends a tombstone: content is dropped from the new revision and the record answers 404 from then on. */
+  async remove(scope: Scope, narrowing: Narrowing, id: string, ifMatch: string | undefined): Promise<void> {
+    if (ifMatch === undefined) throw new PreconditionRequiredError();
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    const head = await this.#liveHead(namespace, id);
+    this.#requireMatch(head, ifMatch);
+    const tombstone: RecordRevision = { ...this.#successor(scope, head), status: 'deleted', content: null };
+    await this.#commitSuccessor(namespace, tombstone, 'record.deleted');
+  }
+
+  async #liveHead(namespace: Namespace, id: string): Promise<RecordRevision> {
+    if (!ULID_PATTERN.test(id)) throw new NotFoundError();
+    const head = await this.#deps.store.getHead(namespace, id);
+    if (!head || head.status === 'deleted') throw new NotFoundError();
+    return head;
+  }
+
+  #requireMatch(head: RecordRevision, ifMatch: string): void {
+    if (!etagMatches(ifMatch, head.id, head.revision))
+      throw new PreconditionFailedError(etagOf(head.id, head.revision));
+  }
+
+  #successor(scope: Scope, head: RecordRevision): RecordRevision {
+    return {
+      ...head,
+      revision: head.revision + 1,
+      provenance: { ...head.provenance, revisedBy: { principal: scope.principal, client: scope.client } },
+      updatedAt: this.#deps.clock.now().toISOString(),
+    };
+  }
+
+  /** Of two writers that read the same head, the store lets exactly one append; the other learns the new ETag. */
+  async #commitSuccessor(namespace: Namespace, next: RecordRevision, type: RecordEventType): Promise<void> {
+    try {
+      await this.#deps.store.append(next, this.#event(next, type));
+    } catch (error) {
+      if (!(error instanceof RevisionConflictError)) throw error;
+      const current = await this.#deps.store.getHead(namespace, next.id);
+      if (!current) throw new NotFoundError({ cause: error });
+      throw new PreconditionFailedError(etagOf(current.id, current.revision), { cause: error });
+    }
+  }
+
+  #event(revision: RecordRevision, type: RecordEventType, idempotencyKey?: string): RecordEvent {
+    return {
+      event_id: this.#deps.ids.next(),
+      event_type: type,
+      tenant: revision.namespace.tenant,
+      namespace_hash: revision.namespace.hash,
+      record_id: revision.id,
+      revision: revision.revision,
+      idempotency_key: idempotencyKey ?? null,
+      schema_version: RECORD_EVENT_SCHEMA_VERSION,
+      occurred_at: revision.updatedAt,
+    };
+  }
+
+  #view(revision: RecordRevision): RecordView<Content> {
+    return {
+      id: revision.id,
+      kind: revision.namespace.kind,
+      owner: revision.namespace.owner,
+      revision: revision.revision,
+      etag: etagOf(revision.id, revision.revision),
+      status: revision.status,
+      content: revision.status === 'deleted' ? null : this.#kind.content.parse(revision.content),
+      provenance: revision.provenance,
+      createdAt: revision.createdAt,
+      updatedAt: revision.updatedAt,
+      expiresAt: revision.expiresAt,
+    };
+  }
+
+  #after(milliseconds: number): string {
+    return new Date(this.#deps.clock.now().getTime() + milliseconds).toISOString();
+  }
+}

@@ -1,0 +1,43 @@
+import type { RecordEvent } from '../events/record-event.schema.ts';
+import type { Namespace } from '../namespaces/namespace.ts';
+import type { Page, PageRequest, RecordRevision } from './record.schema.ts';
+
+/** A committed revision whose event has not been published yet; `marker` is opaque to everyone but the store. */
+export interface OutboxEntry {
+  readonly event: RecordEvent;
+  readonly marker: string;
+}
+
+/**
+ * Append-only storage of record revisions. Implementations use single-item conditional writes, queries and
+ * batch reads only, re-verify that everything they return lies in the namespace asked for (refusing and
+ * counting anything that does not), and leave out whatever has expired by their clock.
+ */
+export interface RecordStore {
+  /**
+   * The commit point and the concurrency token at once: creates `revision` if and only if that revision
+   * number does not exist yet for the record (else RevisionConflictError), marked for the outbox with
+   * `event`; then moves the head projection forward.
+   */
+  append(revision: RecordRevision, event: RecordEvent): Promise<void>;
+
+  /** The greatest revision of the record (tombstones included), or undefined when absent or expired. */
+  getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined>;
+
+  getRevision(namespace: Namespace, id: string, revision: number): Promise<RecordRevision | undefined>;
+
+  /** Live (not deleted, not expired) heads in id order, from the head projection. */
+  listHeads(namespace: Namespace, page: PageRequest): Promise<Page<RecordRevision>>;
+
+  /** Unexpired revisions of one record, oldest first. */
+  listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>>;
+
+  /** Moves the head projection to `revision` if it is newer than the projected one; idempotent. */
+  projectHead(revision: RecordRevision): Promise<boolean>;
+
+  /** Committed revisions still marked for publication, oldest first. */
+  pendingEvents(limit: number): Promise<readonly OutboxEntry[]>;
+
+  /** Clears one outbox marker once its event is published; clearing twice is harmless. */
+  clearOutboxMarker(marker: string): Promise<void>;
+}

@@ -1,0 +1,20 @@
+import type { MiddlewareObj } from '@middy/core';
+import { UnauthenticatedError } from '../../core/identity/identity.errors.ts';
+import { Scope } from '../../core/identity/scope.ts';
+import { readVerifiedClaims } from '../../core/identity/verified-claims.ts';
+import type { ApiEvent, ApiResult } from '../api-event.ts';
+import type { Operation } from '../operation.ts';
+
+/**
+ * Builds the caller's Scope from the claims the authorizer verified — the only identity there is. Nothing
+ * in the path, query, headers or body is read for it.
+ */
+export const authenticatedScope = (operation: Operation): MiddlewareObj<ApiEvent, ApiResult> => ({
+  name: 'authenticated-scope',
+  before: (request) => {
+    if (!operation.authenticated) return;
+    const claims = request.event.requestContext?.authorizer?.jwt?.claims;
+    if (!claims) throw new UnauthenticatedError();
+    Object.assign(request.event, { scope: Scope.fromVerifiedClaims(readVerifiedClaims(claims)) });
+  },
+});

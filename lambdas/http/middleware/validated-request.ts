@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto';
+import type { MiddlewareObj } from '@middy/core';
+import type { z } from 'zod';
+import type { MemoryHubConfig } from '../../core/config/memory-hub-config.ts';
+import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../core/errors/domain-error.ts';
+import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
+import { SafeName } from '../api-schemas.ts';
+import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
+import {
+  InvalidJsonError,
+  PayloadTooLargeError,
+  RouteNotFoundError,
+  UnsupportedMediaTypeError,
+} from '../request.errors.ts';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/**
+ * Validates everything that crosses the trust boundary before the handler runs: size, JSON, path, query
+ * and body against the operation's zod schemas (unknown fields refused), If-Match and Idempotency-Key.
+ */
+export const validatedRequest = (operation: Operation, config: MemoryHubConfig): MiddlewareObj<ApiEvent, ApiResult> => {
+  const routes = new Map(operation.routes.map((route) => [routeKeyOf(route), route]));
+  const projectParams = operation.params.extend({ projectId: SafeName });
+  return {
+    name: 'validated-request',
+    before: (request) => {
+      const event = request.event;
+      const route = routes.get(event.routeKey);
+      if (!route) throw new RouteNotFoundError();
+      const headers = lowerCaseKeys(event.headers ?? {});
+
+      // A malformed path segment names nothing that exists: the same 404 as any absent record.
+      const params = (route.project ? projectParams : operation.params).safeParse(event.pathParameters ?? {});
+      if (!params.success) throw new NotFoundError();
+      const query = parsed(operation.query, event.queryStringParameters ?? {}, 'query');
+      const body = parsed(operation.body, readBody(event, headers, operation, config), 'body');
+
+      let idempotency: OperationInput<Operation>['idempotency'];
+      const key = headers['idempotency-key'];
+      if (operation.idempotent && key !== undefined) {
+        if (!IDEMPOTENCY_KEY.test(key)) {
+          throw new ValidationFailedError('Invalid Idempotency-Key', [
+            { path: 'Idempotency-Key', message: 'must be 1-128 characters of A-Z, a-z, 0-9, _, ., : or -' },
+          ]);
+        }
+        const fingerprint = createHash('sha256')
+          .update(JSON.stringify([route.operationId, params.data, query, body]))
+          .digest('base64url');
+        idempotency = { key, fingerprint };
+      }
+      const input: OperationInput<Operation> = {
+        route,
+        params: params.data,
+        query,
+        body,
+        ifMatch: operation.requiresIfMatch ? headers['if-match'] : undefined,
+        idempotency,
+      };
+      Object.assign(event, { input });
+    },
+  };
+};
+
+const readBody = (
+  event: ApiEvent,
+  headers: Record<string, string>,
+  operation: Operation,
+  config: MemoryHubConfig,
+): unknown => {
+  const raw =
+    event.body === undefined
+      ? ''
+      : event.isBase64Encoded
+        ? Buffer.from(event.body, 'base64').toString('utf8')
+        : event.body;
+  if (Buffer.byteLength(raw, 'utf8') > config.http.maxBodyBytes)
+    throw new PayloadTooLargeError(config.http.maxBodyBytes);
+  if (raw.length === 0) return undefined;
+  if (operation.body === NoBody) {
+    throw new ValidationFailedError('This operation takes no request body', [{ path: 'body', message: 'not allowed' }]);
+  }
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && !/^application\/(.+\+)?json\b/i.test(contentType))
+    throw new UnsupportedMediaTypeError();
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new InvalidJsonError();
+  }
+};
+
+const parsed = <S extends z.ZodType>(schema: S, value: unknown, part: 'query' | 'body'): z.infer<S> => {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.flatMap((issue) => describe(issue, part, value));
+  throw new ValidationFailedError(`The request ${part} is invalid`, issues);
+};
+
+/** Names the failing fields without echoing their values. */
+const describe = (issue: z.core.$ZodIssue, part: 'query' | 'body', input: unknown): ValidationIssue[] => {
+  const path = [part, ...issue.path.map(String)].join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'unknown field' }));
+  }
+  if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return [{ path, message: 'required' }];
+  return [{ path, message: issue.message }];
+};
+
+const valueAt = (value: unknown, path: readonly PropertyKey[]): unknown =>
+  path.reduce<unknown>((current, key) => (current as Record<PropertyKey, unknown> | undefined)?.[key], value);
+
+const lowerCaseKeys = (headers: Record<string, string | undefined>): Record<string, string> => {
+  const lowered: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) lowered[name.toLowerCase()] = value;
+  return lowered;
+};

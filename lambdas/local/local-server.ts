@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Context } from 'aws-lambda';
+import { createLocalBackend } from '../adapters/create-local-backend.ts';
+import type { Backend } from '../core/backend.ts';
+import type { MemoryHubConfig } from '../core/config/memory-hub-config.ts';
+import { UnauthenticatedError } from '../core/identity/identity.errors.ts';
+import type { Clock } from '../core/time/clock.ts';
+import { type ApiHandler, createHandlers } from '../handlers/handler-registry.ts';
+import type { ApiEvent, ApiResult } from '../http/api-event.ts';
+import { errorResponse } from '../http/error-responses.ts';
+import { routeKeyOf } from '../http/operation.ts';
+import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from '../http/request.errors.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
+import { createLocalTokenVerifier } from './local-issuer.ts';
+import { RequestCostMeter } from './request-cost-meter.ts';
+import { RouteTable } from './route-table.ts';
+
+/** Bodies past this are refused before they are read to the end; the handlers apply the configured limit. */
+const HARD_BODY_LIMIT_BYTES = 1_048_576;
+export const LOCAL_TABLE_NAME = 'memory-hub-local';
+
+export interface LocalServerOptions {
+  dataDir: string;
+  config: MemoryHubConfig;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Keep the embedded engine in memory instead of under `dataDir` (tests). */
+  inMemoryStorage?: boolean;
+  clock?: Clock;
+  log?: (line: string) => void;
+}
+
+export interface RunningLocalServer {
+  readonly url: string;
+  readonly port: number;
+  readonly backend: Backend;
+  readonly costs: RequestCostMeter;
+  close(): Promise<void>;
+}
+
+/**
+ * Local mode: the Lambda handlers behind a plain HTTP server that plays API Gateway's part — it matches
+ * the route, verifies the bearer token against the local issuer's JWKS as the JWT authorizer would, and
+ * hands the handler the same payload-2.0 event with the verified claims.
+ */
+export const startLocalServer = async (options: LocalServerOptions): Promise<RunningLocalServer> => {
+  const releaseLock = await lockDataDir(options.dataDir);
+  const cleanups: (() => Promise<void>)[] = [releaseLock];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    const engine = await startEmbeddedDynamoDb(options.inMemoryStorage ? undefined : join(options.dataDir, 'dynamodb'));
+    cleanups.push(() => engine.close());
+    const costs = new RequestCostMeter();
+    const backend = await createLocalBackend({
+      dynamoDbEndpoint: engine.endpoint,
+      tableName: LOCAL_TABLE_NAME,
+      keyFile: join(options.dataDir, 'keys', 'content-key.bin'),
+      config: options.config,
+      metrics: costs,
+      ...(options.clock && { clock: options.clock }),
+    });
+    const verifyToken = await createLocalTokenVerifier(options.dataDir);
+    const gateway = new LocalGateway(createHandlers(backend), verifyToken, costs, options.log ?? (() => undefined));
+    const server = createServer((request, response) => {
+      gateway.serve(request, response).catch(() => {
+        if (!response.headersSent) response.writeHead(500).end();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    cleanups.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://${options.host ?? '127.0.0.1'}:${port}`, port, backend, costs, close: cleanUp };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+};
+
+class LocalGateway {
+  readonly #routes = new RouteTable();
+  readonly #handlers: Readonly<Record<string, ApiHandler>>;
+  readonly #verifyToken: (token: string) => Promise<Record<string, unknown>>;
+  readonly #costs: RequestCostMeter;
+  readonly #log: (line: string) => void;
+
+  constructor(
+    handlers: Readonly<Record<string, ApiHandler>>,
+    verifyToken: (token: string) => Promise<Record<string, unknown>>,
+    costs: RequestCostMeter,
+    log: (line: string) => void,
+  ) {
+    this.#handlers = handlers;
+    this.#verifyToken = verifyToken;
+    this.#costs = costs;
+    this.#log = log;
+  }
+
+  async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const method = request.method ?? 'GET';
+    const matched = this.#routes.match(method, url.pathname);
+    let result: ApiResult;
+    let operationId = 'unmatched';
+    if (matched === undefined || matched === 'pathOnly') {
+      request.resume();
+      result = errorResponse(matched ? new MethodNotAllowedError() : new RouteNotFoundError(), requestId);
+    } else {
+      operationId = matched.route.operationId;
+      const body = await readBody(request);
+      const handler = this.#handlers[matched.operation.lambda.handler];
+      if (body === undefined) {
+        result = errorResponse(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId);
+      } else if (!handler) {
+        result = errorResponse(new RouteNotFoundError(), requestId);
+      } else {
+        const claims = matched.operation.authenticated ? await this.#authenticate(request) : undefined;
+        if (matched.operation.authenticated && !claims) {
+          result = errorResponse(new UnauthenticatedError(), requestId);
+          result.headers = { ...result.headers, 'WWW-Authenticate': 'Bearer' };
+        } else {
+          const event = toApiEvent({
+            request,
+            url,
+            body,
+            requestId,
+            routeKey: routeKeyOf(matched.route),
+            pathParameters: matched.pathParameters,
+            claims,
+          });
+          result = await this.#costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
+        }
+      }
+    }
+    response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+    response.end(result.body);
+    this.#log(`${result.statusCode} ${method} ${operationId} ${(performance.now() - started).toFixed(1)}ms`);
+  }
+
+  /** Verified claims, or undefined for a missing, malformed, expired, foreign or wrongly signed token. */
+  async #authenticate(request: IncomingMessage): Promise<Record<string, unknown> | undefined> {
+    const header = request.headers.authorization;
+    const token = header?.match(/^Bearer ([A-Za-z0-9_.-]+)$/)?.[1];
+    if (!token) return undefined;
+    try {
+      return await this.#verifyToken(token);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The request body as text, or undefined when it exceeds the hard limit. */
+const readBody = (request: IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= HARD_BODY_LIMIT_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > HARD_BODY_LIMIT_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+
+/** API Gateway hands claims over as strings; array claims become "[a b c]". */
+const asAuthorizerClaims = (claims: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(claims).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? `[${value.join(' ')}]` : String(value),
+    ]),
+  );
+
+const toApiEvent = (parts: {
+  request: IncomingMessage;
+  url: URL;
+  body: string;
+  requestId: string;
+  routeKey: string;
+  pathParameters: Record<string, string>;
+  claims: Record<string, unknown> | undefined;
+}): ApiEvent => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parts.request.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of parts.url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const now = Date.now();
+  return {
+    version: '2.0',
+    routeKey: parts.routeKey,
+    rawPath: parts.url.pathname,
+    rawQueryString: parts.url.search.slice(1),
+    headers,
+    ...(Object.keys(query).length > 0 && { queryStringParameters: query }),
+    ...(Object.keys(parts.pathParameters).length > 0 && { pathParameters: parts.pathParameters }),
+    ...(parts.body.length > 0 && { body: parts.body }),
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
+      requestId: parts.requestId,
+      routeKey: parts.routeKey,
+      stage: '$default',
+      time: new Date(now).toISOString(),
+      timeEpoch: now,
+      http: {
+        method: parts.request.method ?? 'GET',
+        path: parts.url.pathname,
+        protocol: `HTTP/${parts.request.httpVersion}`,
+        sourceIp: parts.request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      ...(parts.claims && {
+        authorizer: {
+          jwt: {
+            claims: asAuthorizerClaims(parts.claims),
+            scopes: typeof parts.claims.scope === 'string' ? parts.claims.scope.split(' ') : null,
+          },
+        },
+      }),
+    },
+  };
+};
+
+const lambdaContext = (requestId: string): Context => ({
+  awsRequestId: requestId,
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: 'memory-hub-local',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:memory-hub-local',
+  memoryLimitInMB: '512',
+  logGroupName: 'local',
+  logStreamName: 'local',
+  getRemainingTimeInMillis: () => 10_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
