@@ -5,10 +5,13 @@ import type { MetricName, Metrics } from '../core/observability/metrics.port.ts'
 export interface OperationCost {
   requests: number;
   storageRequests: number;
-  capacityUnits: number;
+  readCapacityUnits: number;
+  writeCapacityUnits: number;
   keyOperations: number;
   handlerMilliseconds: number[];
 }
+
+const WRITE_OPERATIONS = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
 
 /**
  * Attributes the storage requests, capacity units and key operations of each HTTP request to its
@@ -23,7 +26,14 @@ export class RequestCostMeter implements Metrics {
   async measure<T>(operationId: string, run: () => Promise<T>): Promise<T> {
     let cost = this.#byOperation.get(operationId);
     if (!cost) {
-      cost = { requests: 0, storageRequests: 0, capacityUnits: 0, keyOperations: 0, handlerMilliseconds: [] };
+      cost = {
+        requests: 0,
+        storageRequests: 0,
+        readCapacityUnits: 0,
+        writeCapacityUnits: 0,
+        keyOperations: 0,
+        handlerMilliseconds: [],
+      };
       this.#byOperation.set(operationId, cost);
     }
     cost.requests += 1;
@@ -44,7 +54,8 @@ export class RequestCostMeter implements Metrics {
     const cost = this.#current.getStore();
     if (cost) {
       cost.storageRequests += 1;
-      cost.capacityUnits += request.capacityUnits;
+      if (WRITE_OPERATIONS.has(request.operation)) cost.writeCapacityUnits += request.capacityUnits;
+      else cost.readCapacityUnits += request.capacityUnits;
     }
   }
 
