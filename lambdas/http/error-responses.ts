@@ -35,6 +35,7 @@ export const errorResponse = (error: unknown, requestId: string): APIGatewayProx
   const headers: Record<string, string> = {};
   if (error instanceof PreconditionFailedError) headers.ETag = error.currentEtag;
   if (error instanceof ServiceUnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (status >= 500 && !(error instanceof ServiceUnavailableError)) {
     return jsonResponse(500, { error: { code: 'internal', message: 'Internal error', requestId } });
   }

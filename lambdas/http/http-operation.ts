@@ -1,17 +1,27 @@
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { Backend } from '../core/backend.ts';
-import type { ApiResult, OperationEvent } from './api-event.ts';
+import type { ApiEvent, ApiResult, OperationEvent } from './api-event.ts';
 import { authenticatedScope } from './middleware/authenticated-scope.ts';
 import { httpErrors } from './middleware/http-errors.ts';
 import { validatedRequest } from './middleware/validated-request.ts';
 import type { Operation } from './operation.ts';
 
+/** What API Gateway invokes and what the local server dispatches to. */
+export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
 /**
  * The middleware chain every operation runs, Lambda and local server alike: errors mapped last, identity
- * from verified claims first, then validation. Handlers attach with `.handler(async ({ scope, input }) => …)`.
+ * from verified claims first, then validation. Handlers attach with `.handler(async ({ scope, input }) => …)`
+ * and see the event as the chain leaves it; callers invoke them with the raw API Gateway event.
  */
-export const httpOperation = <O extends Operation>(operation: O, backend: Pick<Backend, 'config' | 'metrics'>) =>
-  middy<OperationEvent<O>, ApiResult>()
+export const httpOperation = <O extends Operation>(operation: O, backend: Pick<Backend, 'config' | 'metrics'>) => {
+  const chain = middy<OperationEvent<O>, ApiResult>()
     .use(httpErrors(backend.metrics))
     .use(authenticatedScope(operation))
     .use(validatedRequest(operation, backend.config));
+  return {
+    handler: (handle: (event: OperationEvent<O>) => Promise<ApiResult>): ApiHandler =>
+      chain.handler(handle) as unknown as ApiHandler,
+  };
+};

@@ -33,8 +33,7 @@ export const lockDataDir = async (dataDir: string): Promise<() => Promise<void>>
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
-      if (Number.isInteger(owner) && owner !== process.pid && isRunning(owner))
-        throw new DataDirInUseError(dataDir, owner);
+      if (Number.isInteger(owner) && isRunning(owner)) throw new DataDirInUseError(dataDir, owner);
       await rm(lockFile, { force: true });
     }
   }

@@ -8,9 +8,10 @@ import type { Backend } from '../core/backend.ts';
 import type { MemoryHubConfig } from '../core/config/memory-hub-config.ts';
 import { UnauthenticatedError } from '../core/identity/identity.errors.ts';
 import type { Clock } from '../core/time/clock.ts';
-import { type ApiHandler, createHandlers } from '../handlers/handler-registry.ts';
+import { createHandlers } from '../handlers/handler-registry.ts';
 import type { ApiEvent, ApiResult } from '../http/api-event.ts';
 import { errorResponse } from '../http/error-responses.ts';
+import type { ApiHandler } from '../http/http-operation.ts';
 import { routeKeyOf } from '../http/operation.ts';
 import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from '../http/request.errors.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -134,7 +135,6 @@ class LocalGateway {
         const claims = matched.operation.authenticated ? await this.#authenticate(request) : undefined;
         if (matched.operation.authenticated && !claims) {
           result = errorResponse(new UnauthenticatedError(), requestId);
-          result.headers = { ...result.headers, 'WWW-Authenticate': 'Bearer' };
         } else {
           const event = toApiEvent({
             request,

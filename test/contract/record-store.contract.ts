@@ -1,0 +1,229 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidCursorError, RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
+import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
+import type { RecordStore } from '../../lambdas/core/records/record-store.port.ts';
+import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
+import { scopeOf } from '../support/scopes.ts';
+
+export interface RecordStoreFixture {
+  store: RecordStore;
+  close(): Promise<void>;
+}
+
+/**
+ * What every RecordStore must do. Runs against the in-memory fake and against the DynamoDB adapter on
+ * the embedded engine, so the fake the unit tests rely on cannot drift from the real adapter.
+ */
+export const describeRecordStoreContract = (
+  name: string,
+  create: (clock: ManualClock) => Promise<RecordStoreFixture>,
+) => {
+  describe(`Contract: RecordStore (${name})`, () => {
+    let clock: ManualClock;
+    let fixture: RecordStoreFixture;
+    let store: RecordStore;
+    const alice = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p7:member'] });
+    const notes = alice.namespace('note');
+
+    const append = async (revision: RecordRevision) => {
+      await store.append(revision, eventOf(revision));
+      return revision;
+    };
+
+    beforeEach(async () => {
+      clock = new ManualClock('2026-06-01T00:00:00.000Z');
+      fixture = await create(clock);
+      store = fixture.store;
+    });
+
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    describe('Method: append', () => {
+      it('creates revision 1 and makes it the head', async () => {
+        // Prepare
+        const id = newRecordId();
+        // Act
+        await append(revisionOf(notes, id, 1));
+        // Assess
+        const head = await store.getHead(notes, id);
+        expect(head?.revision).toBe(1);
+        expect(head?.content).toEqual({ text: `note ${id} revision 1`, tags: [] });
+        expect(head?.provenance.createdBy).toEqual({ principal: 'alice', client: 'test-client' });
+      });
+
+      it('refuses a revision number that already exists and keeps the first', async () => {
+        const id = newRecordId();
+        await append(revisionOf(notes, id, 1, { content: { text: 'first', tags: [] } }));
+
+        await expect(
+          append(revisionOf(notes, id, 1, { content: { text: 'second', tags: [] } })),
+        ).rejects.toBeInstanceOf(RevisionConflictError);
+
+        expect((await store.getHead(notes, id))?.content).toEqual({ text: 'first', tags: [] });
+      });
+
+      it('lets exactly one of many concurrent writers create the same next revision', async () => {
+        const id = newRecordId();
+        await append(revisionOf(notes, id, 1));
+
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 8 }, (_, writer) =>
+            append(revisionOf(notes, id, 2, { content: { text: `writer ${writer}`, tags: [] } })),
+          ),
+        );
+
+        expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+        const rejected = outcomes.filter((outcome) => outcome.status === 'rejected');
+        expect(rejected).toHaveLength(7);
+        for (const outcome of rejected) expect(outcome.reason).toBeInstanceOf(RevisionConflictError);
+        expect((await store.listRevisions(notes, id, { limit: 10 })).items.map((r) => r.revision)).toEqual([1, 2]);
+      });
+    });
+
+    describe('Method: getHead', () => {
+      it('returns the greatest revision', async () => {
+        const id = newRecordId();
+        for (const revision of [1, 2, 3]) await append(revisionOf(notes, id, revision));
+
+        expect((await store.getHead(notes, id))?.revision).toBe(3);
+      });
+
+      it('returns a tombstone as the head of a deleted record', async () => {
+        const id = newRecordId();
+        await append(revisionOf(notes, id, 1));
+        await append(revisionOf(notes, id, 2, { status: 'deleted', content: null }));
+
+        const head = await store.getHead(notes, id);
+        expect(head?.status).toBe('deleted');
+        expect(head?.content).toBeNull();
+      });
+
+      it('finds nothing under any other namespace', async () => {
+        const id = newRecordId();
+        await append(revisionOf(notes, id, 1));
+        const elsewhere = [
+          scopeOf({ tenant: 'acme', sub: 'bob' }).namespace('note'),
+          scopeOf({ tenant: 'globex', sub: 'alice' }).namespace('note'),
+          alice.namespace('note', { agent: 'coder' }),
+          alice.namespace('note', { project: 'p7' }),
+          alice.namespace('profile'),
+        ];
+
+        for (const namespace of elsewhere) {
+          expect(await store.getHead(namespace, id)).toBeUndefined();
+          expect(await store.getRevision(namespace, id, 1)).toBeUndefined();
+          expect((await store.listHeads(namespace, { limit: 10 })).items).toEqual([]);
+          expect((await store.listRevisions(namespace, id, { limit: 10 })).items).toEqual([]);
+        }
+      });
+
+      it('returns nothing for an unknown id', async () => {
+        expect(await store.getHead(notes, newRecordId())).toBeUndefined();
+      });
+    });
+
+    describe('Method: listHeads', () => {
+      it('pages through the live heads in id order with an opaque cursor', async () => {
+        const ids = Array.from({ length: 7 }, () => newRecordId());
+        for (const id of ids) await append(revisionOf(notes, id, 1));
+        await append(revisionOf(notes, ids[2] as string, 2));
+
+        const seen: RecordRevision[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listHeads(notes, { limit: 3, cursor });
+          expect(page.items.length).toBeLessThanOrEqual(3);
+          seen.push(...page.items);
+          cursor = page.nextCursor;
+        } while (cursor);
+
+        expect(seen.map((head) => head.id)).toEqual(ids);
+        expect(seen.find((head) => head.id === ids[2])?.revision).toBe(2);
+      });
+
+      it('leaves out deleted records', async () => {
+        const [kept, deleted] = [newRecordId(), newRecordId()];
+        await append(revisionOf(notes, kept, 1));
+        await append(revisionOf(notes, deleted, 1));
+        await append(revisionOf(notes, deleted, 2, { status: 'deleted', content: null }));
+
+        expect((await store.listHeads(notes, { limit: 10 })).items.map((head) => head.id)).toEqual([kept]);
+      });
+
+      it('refuses a cursor it did not issue', async () => {
+        const forged = Buffer.from(JSON.stringify({ v: 1, p: 'R#x#0000000001' })).toString('base64url');
+        await expect(store.listHeads(notes, { limit: 3, cursor: forged })).rejects.toBeInstanceOf(InvalidCursorError);
+        await expect(store.listHeads(notes, { limit: 3, cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(
+          InvalidCursorError,
+        );
+      });
+    });
+
+    describe('Method: listRevisions', () => {
+      it('lists every revision oldest first, paged', async () => {
+        const id = newRecordId();
+        for (const revision of [1, 2, 3, 4, 5]) await append(revisionOf(notes, id, revision));
+
+        const first = await store.listRevisions(notes, id, { limit: 2 });
+        const second = await store.listRevisions(notes, id, { limit: 10, cursor: first.nextCursor });
+
+        expect(first.items.map((r) => r.revision)).toEqual([1, 2]);
+        expect(second.items.map((r) => r.revision)).toEqual([3, 4, 5]);
+        expect(second.nextCursor).toBeUndefined();
+      });
+    });
+
+    describe('Method: projectHead', () => {
+      it('moves forward only, and replays are harmless', async () => {
+        const id = newRecordId();
+        const first = await append(revisionOf(notes, id, 1));
+        const second = await append(revisionOf(notes, id, 2));
+
+        expect(await store.projectHead(first)).toBe(false);
+        expect(await store.projectHead(second)).toBe(false);
+
+        const [head] = (await store.listHeads(notes, { limit: 10 })).items;
+        expect(head?.revision).toBe(2);
+      });
+    });
+
+    describe('Expiry', () => {
+      it('leaves out whatever has passed its expiry', async () => {
+        const [shortLived, longLived] = [newRecordId(), newRecordId()];
+        await append(revisionOf(notes, shortLived, 1, { expiresAt: '2026-06-02T00:00:00.000Z' }));
+        await append(revisionOf(notes, longLived, 1, { expiresAt: '2026-12-01T00:00:00.000Z' }));
+        expect((await store.listHeads(notes, { limit: 10 })).items).toHaveLength(2);
+
+        clock.advanceDays(2);
+
+        expect(await store.getHead(notes, shortLived)).toBeUndefined();
+        expect(await store.getRevision(notes, shortLived, 1)).toBeUndefined();
+        expect((await store.listRevisions(notes, shortLived, { limit: 10 })).items).toEqual([]);
+        expect((await store.listHeads(notes, { limit: 10 })).items.map((head) => head.id)).toEqual([longLived]);
+      });
+    });
+
+    describe('Outbox', () => {
+      it('holds each committed revision until its marker is cleared, and clearing twice is harmless', async () => {
+        const id = newRecordId();
+        const first = revisionOf(notes, id, 1);
+        const event = eventOf(first);
+        await store.append(first, event);
+
+        const pending = await store.pendingEvents(10);
+        expect(pending.map((entry) => entry.event)).toContainEqual(event);
+        expect(JSON.stringify(pending)).not.toContain(`note ${id}`);
+
+        const marker = pending.find((entry) => entry.event.event_id === event.event_id)?.marker as string;
+        await store.clearOutboxMarker(marker);
+        await store.clearOutboxMarker(marker);
+
+        expect((await store.pendingEvents(10)).map((entry) => entry.event.event_id)).not.toContain(event.event_id);
+        expect((await store.getHead(notes, id))?.revision).toBe(1);
+      });
+    });
+  });
+};

@@ -1,0 +1,72 @@
+import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
+import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { CiphertextContextMismatchError } from '../../lambdas/core/crypto/crypto.errors.ts';
+
+const cipherWithNewKey = async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'memory-hub-cipher-'));
+  const metrics = new InMemoryMetrics();
+  const key = await loadOrCreateLocalKey(join(folder, 'key.bin'));
+  return { cipher: new EncryptionSdkCipher({ keys: localKeyring(key), metrics }), metrics, folder };
+};
+
+const context = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+
+describe('Class: EncryptionSdkCipher', () => {
+  it('round-trips under the same context, and the ciphertext does not hold the plaintext', async () => {
+    const { cipher, metrics } = await cipherWithNewKey();
+    const ciphertext = await cipher.encrypt(Buffer.from('pangolin in the pantry'), context);
+
+    expect(Buffer.from(ciphertext).toString('latin1')).not.toContain('pangolin');
+    expect(Buffer.from(await cipher.decrypt(ciphertext, context)).toString()).toBe('pangolin in the pantry');
+    expect(metrics.keyOperations).toBe(2);
+  });
+
+  it.each([
+    ['another tenant', { ...context, tenant: 'globex' }],
+    ['another namespace', { ...context, namespace: 't/acme/p/bob/note' }],
+    ['another record', { ...context, recordId: '01BX5ZZKBKACTAV9WEVGEMMVRZ' }],
+  ])('refuses to decrypt for %s', async (_, other) => {
+    const { cipher } = await cipherWithNewKey();
+    const ciphertext = await cipher.encrypt(Buffer.from('secret'), context);
+
+    await expect(cipher.decrypt(ciphertext, other)).rejects.toBeInstanceOf(CiphertextContextMismatchError);
+  });
+
+  it('refuses a ciphertext made under another key', async () => {
+    const mine = await cipherWithNewKey();
+    const theirs = await cipherWithNewKey();
+    const ciphertext = await theirs.cipher.encrypt(Buffer.from('secret'), context);
+
+    await expect(mine.cipher.decrypt(ciphertext, context)).rejects.toBeInstanceOf(CiphertextContextMismatchError);
+  });
+
+  it('cannot be built without a keyring', () => {
+    expect(() => new EncryptionSdkCipher({ keys: undefined as never, metrics: new InMemoryMetrics() })).toThrow(
+      /keyring/,
+    );
+  });
+});
+
+describe('Function: loadOrCreateLocalKey', () => {
+  it('creates a 32-byte key readable only by its owner, and returns the same key afterwards', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'memory-hub-key-')), 'keys', 'content-key.bin');
+    const first = await loadOrCreateLocalKey(path);
+
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(first).toHaveLength(32);
+    expect(await loadOrCreateLocalKey(path)).toEqual(first);
+  });
+
+  it('refuses a key file others can read', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'memory-hub-key-')), 'content-key.bin');
+    await writeFile(path, Buffer.alloc(32, 1));
+    await chmod(path, 0o644);
+
+    await expect(loadOrCreateLocalKey(path)).rejects.toThrow(/readable by others/);
+  });
+});

@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
+import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
+import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
+import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
+
+/** The embedded engine with a fresh memory table and a real Encryption SDK cipher over a throwaway key. */
+export interface EmbeddedTable {
+  engine: EmbeddedDynamoDb;
+  client: DynamoDBClient;
+  tableName: string;
+  cipher: EncryptionSdkCipher;
+  metrics: InMemoryMetrics;
+  close(): Promise<void>;
+}
+
+let tableCounter = 0;
+
+export const startEmbeddedTable = async (): Promise<EmbeddedTable> => {
+  const engine = await startEmbeddedDynamoDb();
+  const client = localDynamoDbClient(engine.endpoint);
+  const tableName = `memory-test-${++tableCounter}`;
+  await ensureMemoryTable(client, tableName);
+  const keyDir = await mkdtemp(join(tmpdir(), 'memory-hub-key-'));
+  const metrics = new InMemoryMetrics();
+  const cipher = new EncryptionSdkCipher({
+    keys: localKeyring(await loadOrCreateLocalKey(join(keyDir, 'content-key.bin'))),
+    metrics,
+  });
+  return {
+    engine,
+    client,
+    tableName,
+    cipher,
+    metrics,
+    close: async () => {
+      client.destroy();
+      await engine.close();
+      await rm(keyDir, { recursive: true, force: true });
+    },
+  };
+};

@@ -1,0 +1,93 @@
+import { sign } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_CONFIG, type MemoryHubConfig } from '../../lambdas/core/config/memory-hub-config.ts';
+import type { Clock } from '../../lambdas/core/time/clock.ts';
+import {
+  DEFAULT_LOCAL_CLIENT,
+  ensureLocalIssuer,
+  LOCAL_ISSUER,
+  mintLocalToken,
+  type TokenRequest,
+} from '../../lambdas/local/local-issuer.ts';
+import { type RunningLocalServer, startLocalServer } from '../../lambdas/local/local-server.ts';
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A real local server (real HTTP, real JWT verification, embedded engine in memory) in a throwaway data folder. */
+export class LocalApi {
+  readonly dataDir: string;
+  readonly server: RunningLocalServer;
+
+  private constructor(dataDir: string, server: RunningLocalServer) {
+    this.dataDir = dataDir;
+    this.server = server;
+  }
+
+  static async start(
+    options: { config?: MemoryHubConfig; clock?: Clock; persist?: boolean; dataDir?: string } = {},
+  ): Promise<LocalApi> {
+    const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
+    const server = await startLocalServer({
+      dataDir,
+      config: options.config ?? DEFAULT_CONFIG,
+      inMemoryStorage: !options.persist,
+      ...(options.clock && { clock: options.clock }),
+    });
+    return new LocalApi(dataDir, server);
+  }
+
+  token(request: Partial<TokenRequest> = {}): Promise<string> {
+    return mintLocalToken(this.dataDir, { tenant: 'acme', sub: 'alice', ...request });
+  }
+
+  /** A token signed with this issuer's key over arbitrary claims: for tokens the issuer would never mint. */
+  async signedToken(claims: Record<string, unknown>): Promise<string> {
+    const issuer = await ensureLocalIssuer(this.dataDir);
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${encode({ alg: 'RS256', kid: issuer.keyId, typ: 'JWT' })}.${encode({
+      iss: LOCAL_ISSUER,
+      token_use: 'access',
+      client_id: DEFAULT_LOCAL_CLIENT,
+      iat: now,
+      exp: now + 600,
+      ...claims,
+    })}`;
+    return `${input}.${sign('RSA-SHA256', Buffer.from(input), issuer.privateKey).toString('base64url')}`;
+  }
+
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.server.url}${path}`, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as T };
+  }
+
+  async stop(options: { keepData?: boolean } = {}): Promise<void> {
+    await this.server.close();
+    if (!options.keepData) await rm(this.dataDir, { recursive: true, force: true });
+  }
+}

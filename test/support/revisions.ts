@@ -1,0 +1,43 @@
+import { RECORD_EVENT_SCHEMA_VERSION, type RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
+import type { Namespace } from '../../lambdas/core/namespaces/namespace.ts';
+import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
+import { createUlidGenerator } from '../../lambdas/core/time/ids.ts';
+
+const ids = createUlidGenerator();
+
+export const newRecordId = (): string => ids.next();
+
+/** A revision as the RecordService would build it, with overridable fields. */
+export const revisionOf = (
+  namespace: Namespace,
+  id: string,
+  revision: number,
+  overrides: Partial<Omit<RecordRevision, 'namespace' | 'id' | 'revision'>> = {},
+): RecordRevision => ({
+  id,
+  namespace,
+  revision,
+  status: 'active',
+  content: { text: `note ${id} revision ${revision}`, tags: [] },
+  provenance: {
+    createdBy: { principal: 'alice', client: 'test-client' },
+    revisedBy: { principal: 'alice', client: 'test-client' },
+    sourceEventIds: [],
+  },
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: '2027-01-01T00:00:00.000Z',
+  ...overrides,
+});
+
+export const eventOf = (revision: RecordRevision): RecordEvent => ({
+  event_id: ids.next(),
+  event_type: revision.revision === 1 ? 'record.created' : 'record.revised',
+  tenant: revision.namespace.tenant,
+  namespace_hash: revision.namespace.hash,
+  record_id: revision.id,
+  revision: revision.revision,
+  idempotency_key: null,
+  schema_version: RECORD_EVENT_SCHEMA_VERSION,
+  occurred_at: revision.updatedAt,
+});

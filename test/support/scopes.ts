@@ -1,0 +1,20 @@
+import { Scope } from '../../lambdas/core/identity/scope.ts';
+import { readVerifiedClaims } from '../../lambdas/core/identity/verified-claims.ts';
+
+export interface CallerSpec {
+  tenant?: string;
+  sub?: string;
+  client?: string;
+  groups?: string[];
+}
+
+/** A Scope as the authorizer would produce it for a token with these claims. */
+export const scopeOf = ({
+  tenant = 'acme',
+  sub = 'alice',
+  client = 'test-client',
+  groups = [],
+}: CallerSpec = {}): Scope =>
+  Scope.fromVerifiedClaims(
+    readVerifiedClaims({ sub, 'custom:tenant': tenant, client_id: client, 'cognito:groups': groups }),
+  );

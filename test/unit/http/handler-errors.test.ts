@@ -1,0 +1,92 @@
+import type { Context } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
+import { createNoteHandler, getNoteHandler } from '../../../lambdas/handlers/notes.handlers.ts';
+import type { ApiEvent } from '../../../lambdas/http/api-event.ts';
+import { inMemoryBackend } from '../../support/in-memory-backend.ts';
+
+const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+
+/** The event API Gateway's HTTP API hands a function behind the JWT authorizer. */
+const apiEvent = (routeKey: string, parts: Partial<ApiEvent> = {}): ApiEvent =>
+  ({
+    version: '2.0',
+    routeKey,
+    rawPath: routeKey.split(' ')[1],
+    rawQueryString: '',
+    headers: { 'content-type': 'application/json' },
+    isBase64Encoded: false,
+    requestContext: {
+      requestId: 'req-1',
+      routeKey,
+      authorizer: {
+        jwt: {
+          claims: { sub: 'alice', 'custom:tenant': 'acme', client_id: 'app', 'cognito:groups': '[]' },
+          scopes: null,
+        },
+      },
+    },
+    ...parts,
+  }) as unknown as ApiEvent;
+
+describe('Handler: error mapping', () => {
+  it('answers a generic 500 that reveals nothing of an unexpected error', async () => {
+    // Prepare
+    const { backend } = inMemoryBackend();
+    const broken = {
+      ...backend,
+      notes: {
+        ...backend.notes,
+        get: () => Promise.reject(new Error('table memory-hub-prod: secret detail at /var/task')),
+      },
+    };
+    const handler = getNoteHandler(broken as unknown as typeof backend);
+
+    // Act
+    const response = await handler(
+      apiEvent('GET /v1/notes/{id}', { pathParameters: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } }),
+      context,
+    );
+
+    // Assess
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body as string)).toEqual({
+      error: { code: 'internal', message: 'Internal error', requestId: 'req-1' },
+    });
+  });
+
+  it('answers 503 with Retry-After when storage cannot take a write, and commits nothing', async () => {
+    const { backend, records } = inMemoryBackend();
+    const unavailable = new ServiceUnavailableError('Storage is unavailable; retry shortly', 2);
+    records.append = () => Promise.reject(unavailable);
+    const handler = createNoteHandler(backend);
+
+    const response = await handler(
+      apiEvent('POST /v1/notes', { body: JSON.stringify({ text: 'must not be lost silently' }) }),
+      context,
+    );
+
+    expect(response.statusCode).toBe(503);
+    expect(response.headers?.['Retry-After']).toBe('2');
+    expect(JSON.parse(response.body as string).error.code).toBe('service.unavailable');
+    expect(await records.pendingEvents(10)).toEqual([]);
+  });
+
+  it('answers 401 when the authorizer passed no claims', async () => {
+    const { backend } = inMemoryBackend();
+    const event = apiEvent('GET /v1/notes/{id}', { pathParameters: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
+    delete (event.requestContext as { authorizer?: unknown }).authorizer;
+
+    const response = await getNoteHandler(backend)(event, context);
+
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('does not let a handler be called on a route it does not serve', async () => {
+    const { backend } = inMemoryBackend();
+
+    const response = await getNoteHandler(backend)(apiEvent('GET /v1/somewhere-else'), context);
+
+    expect(response.statusCode).toBe(404);
+  });
+});

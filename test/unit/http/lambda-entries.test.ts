@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createHandlers } from '../../../lambdas/handlers/handler-registry.ts';
+import { API_OPERATIONS } from '../../../lambdas/http/api-operations.ts';
+import { inMemoryBackend } from '../../support/in-memory-backend.ts';
+
+describe('Lambda entry points', () => {
+  it('export every handler the route table names, from the entry it names', async () => {
+    // The AWS backend only constructs clients at init; no network is touched here.
+    Object.assign(process.env, {
+      MEMORY_HUB_STAGE: 'test',
+      MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
+      MEMORY_HUB_KEY_ARN: 'arn:aws:kms:eu-west-1:111122223333:key/test',
+      AWS_REGION: 'eu-west-1',
+    });
+    for (const operation of API_OPERATIONS) {
+      const entry = (await import(`../../../${operation.lambda.entry}`)) as Record<string, unknown>;
+      expect({ entry: operation.lambda.entry, handler: typeof entry[operation.lambda.handler] }).toEqual({
+        entry: operation.lambda.entry,
+        handler: 'function',
+      });
+    }
+  });
+
+  it('refuse to initialise without their environment', async () => {
+    const { AwsEnvironment } = await import('../../../lambdas/adapters/create-aws-backend.ts');
+    expect(AwsEnvironment.safeParse({}).success).toBe(false);
+    expect(
+      AwsEnvironment.safeParse({
+        MEMORY_HUB_STAGE: 'dev',
+        MEMORY_HUB_TABLE_NAME: 'tbl',
+        MEMORY_HUB_KEY_ARN: 'not-an-arn',
+      }).success,
+    ).toBe(false);
+  });
+
+  it('are the same handlers the local server dispatches to', () => {
+    const handlers = createHandlers(inMemoryBackend().backend);
+    for (const operation of API_OPERATIONS) expect(typeof handlers[operation.lambda.handler]).toBe('function');
+  });
+});
