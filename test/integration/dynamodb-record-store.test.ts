@@ -1,6 +1,10 @@
+import { describe, expect, it } from 'vitest';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import { ManualClock } from '../../lambdas/core/time/clock.ts';
 import { describeRecordStoreContract } from '../contract/record-store.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
+import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
+import { scopeOf } from '../support/scopes.ts';
 
 describeRecordStoreContract('DynamoDB adapter on the embedded engine', async (clock) => {
   const table = await startEmbeddedTable();
@@ -14,4 +18,40 @@ describeRecordStoreContract('DynamoDB adapter on the embedded engine', async (cl
     }),
     close: () => table.close(),
   };
+});
+
+describe('Class: DynamoDbRecordStore', () => {
+  describe('Method: append', () => {
+    it('reports success once the revision is committed, even when the head projection cannot move yet', async () => {
+      // Prepare
+      const table = await startEmbeddedTable();
+      const clock = new ManualClock('2026-06-01T00:00:00.000Z');
+      const store = new DynamoDbRecordStore({ ...table, clock });
+      const notes = scopeOf().namespace('note');
+      const id = newRecordId();
+      const first = revisionOf(notes, id, 1);
+      await store.append(first, eventOf(first));
+      const send = table.client.send.bind(table.client);
+      let putCalls = 0;
+      // The second put of the next append (the projection) fails as a throttled request would.
+      table.client.send = ((command: { input: { Item?: { sk?: { S?: string } } } }) => {
+        if (command.input.Item?.sk?.S?.startsWith('H#') && ++putCalls === 1) {
+          return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+        }
+        return send(command as never);
+      }) as typeof table.client.send;
+
+      // Act
+      const second = revisionOf(notes, id, 2, { content: { text: 'committed', tags: [] } });
+      await store.append(second, eventOf(second));
+
+      // Assess
+      expect((await store.getHead(notes, id))?.content).toEqual({ text: 'committed', tags: [] });
+      expect(table.metrics.countOf('projection.deferred')).toBe(1);
+      expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
+      await store.projectHead(second);
+      expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
+      await table.close();
+    });
+  });
 });

@@ -88,7 +88,14 @@ export class DynamoDbRecordStore implements RecordStore {
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
-    await this.#projectItem(item, revision.revision);
+    try {
+      await this.#projectItem(item, revision.revision);
+    } catch {
+      // The revision is committed; reads of one record use the revisions themselves. A head projection
+      // that could not be moved now is moved by the event relay or the reconciler, so the caller is told
+      // the truth (success) rather than a 503 that would invite a duplicate write.
+      this.#metrics.count('projection.deferred');
+    }
   }
 
   async getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined> {

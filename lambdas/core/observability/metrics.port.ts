@@ -15,6 +15,8 @@ export type MetricName =
   | 'scope.violation_refused'
   /** A ciphertext did not decrypt under the expected encryption context and was refused. */
   | 'crypto.context_mismatch_refused'
+  /** A revision committed but its head projection could not be moved at once; the relay catches up. */
+  | 'projection.deferred'
   | 'http.request'
   | 'http.server_error';
 
