@@ -1,7 +1,7 @@
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 
 /** The user attribute set by an administrator at user creation (immutable) and the claim API Gateway forwards. */
-export const TENANT_CLAIM = 'custom:tenant';
+const TENANT_CLAIM = 'custom:tenant';
 
 /**
  * Cognito pre-token-generation trigger (event version V2_0).

@@ -1,0 +1,71 @@
+/**
+ * How every Memory Hub Lambda is bundled, in one place.
+ *
+ * The CDK app (through `NodejsFunction`) and the bundle-size/cold-start benchmark (through esbuild
+ * directly) both build from these constants, so what the benchmark measures is what gets deployed.
+ */
+
+import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+/** esbuild target matching `Runtime.NODEJS_24_X`. */
+export const LAMBDA_ESBUILD_TARGET = 'node24';
+
+/**
+ * Prefer the ES-module build of dependencies (better tree shaking for `@aws-sdk/*` and `@smithy/*`),
+ * falling back to CommonJS.
+ */
+export const LAMBDA_MAIN_FIELDS: readonly string[] = ['module', 'main'];
+
+/**
+ * ESM output has no `require`; CommonJS dependencies bundled into it call one (esbuild's `__require`
+ * shim looks for a global). The alias keeps the import from colliding with anything bundled.
+ */
+export const LAMBDA_ESM_REQUIRE_BANNER =
+  "import { createRequire as __memoryHubCreateRequire } from 'node:module'; " +
+  'const require = __memoryHubCreateRequire(import.meta.url);';
+
+/**
+ * Bundling options for `NodejsFunction`.
+ *
+ * - ESM, because handlers build their backend with top-level await during init.
+ * - `@aws-sdk/*` is bundled, not taken from the runtime: the exact versions in package-lock.json are
+ *   the ones tested, and a bundled, tree-shaken client initialises faster than the runtime's copy.
+ * - Never Docker: esbuild is a dev dependency, and synth must work offline on a machine without Docker.
+ */
+export const lambdaBundlingOptions: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: LAMBDA_ESBUILD_TARGET,
+  mainFields: [...LAMBDA_MAIN_FIELDS],
+  banner: LAMBDA_ESM_REQUIRE_BANNER,
+  minify: true,
+  sourceMap: false,
+  bundleAwsSDK: true,
+  externalModules: [],
+  forceDockerBundling: false,
+  logLevel: LogLevel.WARNING,
+};
+
+/**
+ * The same bundle as `lambdaBundlingOptions`, expressed as esbuild build options, for tools that call
+ * esbuild directly (e.g. the benchmark reporting bundle size and init time per handler).
+ *
+ * @param entry path of the `*.lambda.ts` entry file
+ * @param outfile where to write the bundle; use a `.mjs` name, as `NodejsFunction` does
+ */
+export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: LAMBDA_ESBUILD_TARGET,
+    mainFields: [...LAMBDA_MAIN_FIELDS],
+    banner: { js: LAMBDA_ESM_REQUIRE_BANNER },
+    minify: true,
+    sourcemap: false,
+    external: [],
+    logLevel: 'warning',
+  };
+}

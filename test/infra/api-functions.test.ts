@@ -1,0 +1,185 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
+import { readApiOperations } from '../../lib/openapi-operations.ts';
+import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+
+interface PolicyStatement {
+  readonly Action: string | string[];
+  readonly Resource: unknown;
+}
+
+const THINGS_ENTRY = 'test/infra/fixtures/handlers/things.lambda.ts';
+const SYSTEM_ENTRY = 'test/infra/fixtures/handlers/system.lambda.ts';
+
+describe('Construct: ApiFunctions', () => {
+  let synthesized: SynthesizedApp;
+
+  const logicalIdOf = (element: CfnElement): string => synthesized.stack.getLogicalId(element);
+  const functionFor = (entry: string, handler: string): ServiceFunction => {
+    const serviceFunction = synthesized.stack.apiFunctions.functions.get(`${entry}#${handler}`);
+    if (serviceFunction === undefined) throw new Error(`no function for ${entry}#${handler}`);
+    return serviceFunction;
+  };
+  const actionsOf = (serviceFunction: ServiceFunction): string[] => {
+    const roleLogicalId = logicalIdOf(serviceFunction.role.node.defaultChild as CfnElement);
+    const policies = synthesized.template.findResources('AWS::IAM::Policy', {
+      Properties: { Roles: Match.arrayWith([{ Ref: roleLogicalId }]) },
+    });
+    return Object.values(policies).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).flatMap((statement) => statement.Action),
+    );
+  };
+
+  beforeAll(() => {
+    // Prepare & Act
+    synthesized = synthesizeApp();
+  });
+  afterAll(() => synthesized.dispose());
+
+  it('creates one function per distinct (entry, handler) pair of the document', () => {
+    // Assess
+    expect([...synthesized.stack.apiFunctions.functions.keys()].sort()).toEqual(
+      [
+        `${SYSTEM_ENTRY}#getHealth`,
+        `${THINGS_ENTRY}#listThings`,
+        `${THINGS_ENTRY}#createThing`,
+        `${THINGS_ENTRY}#getThing`,
+        `${THINGS_ENTRY}#deleteThing`,
+      ].sort(),
+    );
+    // The five API functions and the pre-token-generation trigger.
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', 6);
+  });
+
+  it('runs every function on Node.js 24, arm64, with explicit memory and timeout and a log group with retention', () => {
+    // Prepare
+    const functions = synthesized.template.findResources('AWS::Lambda::Function');
+    const logGroups = synthesized.template.findResources('AWS::Logs::LogGroup');
+
+    // Assess
+    for (const [logicalId, resource] of Object.entries(functions)) {
+      const properties = resource.Properties;
+      expect(properties.Runtime, logicalId).toBe('nodejs24.x');
+      expect(properties.Architectures, logicalId).toEqual(['arm64']);
+      expect(properties.MemorySize, logicalId).toEqual(expect.any(Number));
+      expect(properties.Timeout, logicalId).toEqual(expect.any(Number));
+      expect(properties.Handler, logicalId).toMatch(/^index\.[A-Za-z_$][\w$]*$/);
+      const logGroupLogicalId = properties.LoggingConfig?.LogGroup?.Ref as string;
+      expect(logGroups[logGroupLogicalId]?.Properties.RetentionInDays, logicalId).toBeGreaterThan(0);
+    }
+  });
+
+  it('sizes API functions at 512 MB and 10 s and tells them their stage, table and key', () => {
+    // Prepare
+    const getThing = functionFor(THINGS_ENTRY, 'getThing');
+
+    // Assess
+    synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.getThing',
+      MemorySize: 512,
+      Timeout: 10,
+      Environment: {
+        Variables: {
+          MEMORY_HUB_STAGE: 'test',
+          MEMORY_HUB_TABLE_NAME: {
+            Ref: logicalIdOf(synthesized.stack.memoryTable.table.node.defaultChild as CfnElement),
+          },
+          MEMORY_HUB_KEY_ARN: {
+            'Fn::GetAtt': [logicalIdOf(synthesized.stack.encryptionKey.key.node.defaultChild as CfnElement), 'Arn'],
+          },
+        },
+      },
+    });
+    expect(getThing.function.runtime.name).toBe('nodejs24.x');
+  });
+
+  it('gives functions their own roles without AWS managed policies', () => {
+    // Assess
+    for (const serviceFunction of synthesized.stack.apiFunctions.functions.values()) {
+      const roleLogicalId = logicalIdOf(serviceFunction.role.node.defaultChild as CfnElement);
+      const role = synthesized.template.toJSON().Resources[roleLogicalId];
+      expect(role.Properties.ManagedPolicyArns, roleLogicalId).toBeUndefined();
+    }
+  });
+
+  it('lets a read function read and decrypt, but never write', () => {
+    // Prepare
+    const actions = actionsOf(functionFor(THINGS_ENTRY, 'getThing'));
+
+    // Assess
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'kms:Decrypt']));
+    for (const forbidden of [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:BatchWriteItem',
+      'kms:Encrypt',
+      'kms:GenerateDataKey*',
+    ]) {
+      expect(actions).not.toContain(forbidden);
+    }
+  });
+
+  it('lets a write function write and create data keys', () => {
+    // Prepare
+    const actions = actionsOf(functionFor(THINGS_ENTRY, 'createThing'));
+
+    // Assess
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:Query',
+        'kms:Decrypt',
+        'kms:Encrypt',
+        'kms:GenerateDataKey*',
+      ]),
+    );
+  });
+
+  it('gives a function without storage access nothing but its log group', () => {
+    // Prepare
+    const actions = actionsOf(functionFor(SYSTEM_ENTRY, 'getHealth'));
+
+    // Assess
+    expect(actions.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+  });
+
+  it('creates every route of the document, with the JWT authorizer unless the operation is public', () => {
+    // Prepare
+    const authorizerLogicalId = Object.keys(synthesized.template.findResources('AWS::ApiGatewayV2::Authorizer'))[0];
+    const operations = readApiOperations(synthesized.document);
+
+    // Assess
+    synthesized.template.resourceCountIs('AWS::ApiGatewayV2::Route', operations.length);
+    for (const operation of operations) {
+      const routeKey = `${operation.method} ${operation.path}`;
+      synthesized.template.hasResourceProperties(
+        'AWS::ApiGatewayV2::Route',
+        operation.authenticated
+          ? { RouteKey: routeKey, AuthorizationType: 'JWT', AuthorizerId: { Ref: authorizerLogicalId } }
+          : { RouteKey: routeKey, AuthorizationType: 'NONE', AuthorizerId: Match.absent() },
+      );
+    }
+  });
+
+  it('sends every route naming a handler to that handler’s one function', () => {
+    // Prepare
+    const getThing = functionFor(THINGS_ENTRY, 'getThing');
+    const functionLogicalId = logicalIdOf(getThing.function.node.defaultChild as CfnElement);
+    const integrations = synthesized.template.findResources('AWS::ApiGatewayV2::Integration', {
+      Properties: { IntegrationUri: { 'Fn::GetAtt': [functionLogicalId, 'Arn'] } },
+    });
+    const [integrationLogicalId] = Object.keys(integrations);
+
+    // Assess
+    expect(Object.keys(integrations)).toHaveLength(1);
+    for (const routeKey of ['GET /v1/things/{id}', 'GET /v1/projects/{projectId}/things/{id}']) {
+      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: routeKey,
+        Target: { 'Fn::Join': ['', ['integrations/', { Ref: integrationLogicalId }]] },
+      });
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import { Template } from 'aws-cdk-lib/assertions';
+import { UserPool } from 'aws-cdk-lib/aws-cognito';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_LOG_FIELDS, DEFAULT_THROTTLE, MemoryHubHttpApi } from '../../lib/constructs/http-api.ts';
+import { bareStack, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+
+describe('Construct: MemoryHubHttpApi', () => {
+  let synthesized: SynthesizedApp;
+  let userPoolLogicalId: string;
+  let clientLogicalId: string;
+
+  beforeAll(() => {
+    // Prepare & Act
+    synthesized = synthesizeApp();
+    userPoolLogicalId = Object.keys(synthesized.template.findResources('AWS::Cognito::UserPool'))[0] ?? 'missing';
+    clientLogicalId = Object.keys(synthesized.template.findResources('AWS::Cognito::UserPoolClient'))[0] ?? 'missing';
+  });
+  afterAll(() => synthesized.dispose());
+
+  it('is an HTTP API', () => {
+    // Assess
+    synthesized.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+  });
+
+  it('authorises with a JWT authorizer whose issuer is the user pool and audience the app client', () => {
+    // Assess
+    synthesized.template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 1);
+    synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ Ref: clientLogicalId }],
+        Issuer: {
+          'Fn::Join': [
+            '',
+            ['https://cognito-idp.', { Ref: 'AWS::Region' }, '.amazonaws.com/', { Ref: userPoolLogicalId }],
+          ],
+        },
+      },
+    });
+  });
+
+  it('writes JSON access logs that identify nothing but the request to a log group with retention', () => {
+    // Prepare
+    const stages = Object.values(synthesized.template.findResources('AWS::ApiGatewayV2::Stage'));
+    const settings = stages[0]?.Properties.AccessLogSettings as
+      | { DestinationArn: { 'Fn::GetAtt': [string, string] }; Format: string }
+      | undefined;
+    if (settings === undefined) throw new Error('the stage has no access log settings');
+    const format = JSON.parse(settings.Format) as Record<string, string>;
+    const [logGroupLogicalId] = settings.DestinationArn['Fn::GetAtt'];
+    const logGroups = synthesized.template.findResources('AWS::Logs::LogGroup');
+
+    // Assess
+    expect(stages).toHaveLength(1);
+    expect(format).toEqual(ACCESS_LOG_FIELDS);
+    expect(format.requestId).toBe('$context.requestId');
+    expect(Object.values(format).join(' ')).not.toMatch(/identity|sourceIp|userAgent|claims|\$context\.path|body/i);
+    expect(logGroups[logGroupLogicalId]?.Properties.RetentionInDays).toBe(30);
+  });
+
+  it('throttles the $default stage with the default rate and burst', () => {
+    // Assess
+    synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: {
+        ThrottlingRateLimit: DEFAULT_THROTTLE.rateLimit,
+        ThrottlingBurstLimit: DEFAULT_THROTTLE.burstLimit,
+      },
+    });
+  });
+
+  it('takes the stage throttling from its props', () => {
+    // Prepare
+    const stack = bareStack();
+    const userPool = new UserPool(stack, 'UserPool');
+    const client = userPool.addClient('Client');
+
+    // Act
+    new MemoryHubHttpApi(stack, 'Api', {
+      userPool,
+      userPoolClients: [client],
+      throttle: { rateLimit: 10, burstLimit: 20 },
+    });
+
+    // Assess
+    Template.fromStack(stack).hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 },
+    });
+  });
+
+  it('refuses to be built without an app client to accept tokens from', () => {
+    // Prepare
+    const stack = bareStack();
+    const userPool = new UserPool(stack, 'UserPool');
+
+    // Act & Assess
+    expect(() => new MemoryHubHttpApi(stack, 'Api', { userPool, userPoolClients: [] })).toThrow(/user pool client/);
+  });
+});

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
+import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
+import { readApiOperations } from '../../lib/openapi-operations.ts';
+import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+
+interface ValidationReport {
+  readonly pluginReports: readonly {
+    readonly pluginName: string;
+    readonly violations: readonly ReportedViolation[];
+    readonly suppressedViolations?: readonly (ReportedViolation & {
+      readonly acknowledgedId: string;
+      readonly acknowledgedAt: string;
+      readonly reason: string;
+    })[];
+  }[];
+}
+
+interface ReportedViolation {
+  readonly ruleName: string;
+  readonly severity: string;
+  readonly violatingConstructs: readonly { readonly constructPath: string }[];
+}
+
+/** Every `Validations.of(x).acknowledge(...)` in the app, as `{path} {id}`. */
+function acknowledgementsIn(root: IConstruct): { where: string; reason: string }[] {
+  return root.node.findAll().flatMap((construct) =>
+    construct.node.metadata
+      .filter((entry) => entry.type === 'aws:cdk:acknowledged-rules')
+      .flatMap((entry) =>
+        Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({
+          where: `${construct.node.path} ${id}`,
+          reason,
+        })),
+      ),
+  );
+}
+
+describe('App: Memory Hub (the real OpenAPI document)', () => {
+  let synthesized: SynthesizedApp;
+  let report: ValidationReport;
+
+  beforeAll(() => {
+    // Prepare & Act: the app as `npx cdk synth` builds it, but reporting findings instead of throwing.
+    synthesized = synthesizeApp({
+      openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
+      stage: 'dev',
+      cloudFormationValidation: true,
+      context: { '@aws-cdk/core:failSynthOnValidationErrors': false },
+    });
+    report = JSON.parse(readFileSync(join(synthesized.assembly.directory, 'validation-report.json'), 'utf8'));
+  });
+  afterAll(() => synthesized.dispose());
+
+  it('synthesizes one stack named MemoryHub-{stage}', () => {
+    // Assess
+    expect(synthesized.assembly.stacks.map((stack) => stack.stackName)).toEqual(['MemoryHub-dev']);
+  });
+
+  it('has no unacknowledged cdk-nag AwsSolutions findings, errors or warnings', () => {
+    // Prepare
+    const awsSolutions = report.pluginReports.find((plugin) => plugin.pluginName === 'AwsSolutions');
+    const findings = (awsSolutions?.violations ?? []).flatMap((violation) =>
+      violation.violatingConstructs.map(
+        (where) => `${violation.severity} ${violation.ruleName} at ${where.constructPath}`,
+      ),
+    );
+
+    // Assess
+    expect(awsSolutions, 'the AwsSolutions checks ran').toBeDefined();
+    expect(findings).toEqual([]);
+  });
+
+  it('has no findings from any other validation either (CloudFormation rules, annotations)', () => {
+    // Prepare
+    const findings = report.pluginReports
+      .filter((plugin) => plugin.pluginName !== 'AwsSolutions')
+      .flatMap((plugin) => plugin.violations.map((violation) => `${plugin.pluginName}: ${violation.ruleName}`));
+
+    // Assess
+    expect(findings).toEqual([]);
+  });
+
+  it('uses every acknowledgement, and each gives a reason', () => {
+    // Prepare
+    const acknowledgements = acknowledgementsIn(synthesized.app);
+    const used = new Set(
+      report.pluginReports.flatMap((plugin) =>
+        (plugin.suppressedViolations ?? []).map(
+          (violation) => `${violation.acknowledgedAt} ${violation.acknowledgedId}`,
+        ),
+      ),
+    );
+
+    // Assess
+    expect(acknowledgements.length).toBeGreaterThan(0);
+    expect(acknowledgements.map(({ where }) => where).filter((where) => !used.has(where))).toEqual([]);
+    for (const { where, reason } of acknowledgements) expect(reason.length, where).toBeGreaterThan(40);
+  });
+
+  it('creates a route for every operation of the document', () => {
+    // Prepare
+    const operations = readApiOperations(synthesized.document);
+
+    // Assess
+    synthesized.template.resourceCountIs('AWS::ApiGatewayV2::Route', operations.length);
+    for (const operation of operations) {
+      synthesized.template.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+        RouteKey: `${operation.method} ${operation.path}`,
+        AuthorizationType: operation.authenticated ? 'JWT' : 'NONE',
+      });
+    }
+  });
+
+  it('synthesizes environment-agnostic when no account or region is given', () => {
+    // Assess
+    expect(synthesized.stack.environment).toBe('aws://unknown-account/unknown-region');
+  });
+
+  it('refuses a stage that cannot name resources', () => {
+    // Act & Assess
+    expect(() => createMemoryHubApp({ stage: 'Prod_1' })).toThrow(/Invalid stage "Prod_1"/);
+  });
+});

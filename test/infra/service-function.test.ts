@@ -1,0 +1,28 @@
+import { Duration } from 'aws-cdk-lib';
+import { describe, expect, it } from 'vitest';
+import { ServiceFunction } from '../../lib/constructs/service-function.ts';
+import { bareStack } from './support/fixture-app.ts';
+
+describe('Construct: ServiceFunction', () => {
+  const entry = 'test/infra/fixtures/handlers/system.lambda.ts';
+
+  it('refuses a timeout longer than API Gateway waits', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act & Assess
+    expect(
+      () => new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth', timeout: Duration.seconds(30) }),
+    ).toThrow(/timeout must not exceed 29 seconds/);
+  });
+
+  it('refuses a memory size Lambda does not offer', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act & Assess
+    expect(() => new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth', memorySize: 64 })).toThrow(
+      /memorySize 64 MB is out of range/,
+    );
+  });
+});
