@@ -4,7 +4,7 @@ import { API_OPERATIONS } from '../../lambdas/http/api-operations.ts';
 import { buildOpenApiDocument, OPENAPI_DOCUMENT_PATH } from '../../lambdas/http/openapi.ts';
 
 describe('OpenAPI document', () => {
-  it('is exactly what the zod schemas generate (run `npm run openapi` after changing an operation)', () => {
+  it('is exactly what the zod schemas generate (run `npm run generate` after changing an operation)', () => {
     const committed = JSON.parse(readFileSync(OPENAPI_DOCUMENT_PATH, 'utf8'));
     expect(committed).toEqual(buildOpenApiDocument());
   });
