@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { NamespaceDirectory } from '../../lambdas/core/records/namespace-directory.port.ts';
 import { InvalidCursorError, RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
 import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
 import type { RecordStore } from '../../lambdas/core/records/record-store.port.ts';
@@ -7,7 +8,7 @@ import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
 export interface RecordStoreFixture {
-  store: RecordStore;
+  store: RecordStore & NamespaceDirectory;
   close(): Promise<void>;
 }
 
@@ -22,7 +23,7 @@ export const describeRecordStoreContract = (
   describe(`Contract: RecordStore (${name})`, () => {
     let clock: ManualClock;
     let fixture: RecordStoreFixture;
-    let store: RecordStore;
+    let store: RecordStore & NamespaceDirectory;
     const alice = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p7:member'] });
     const notes = alice.namespace('note');
 
@@ -203,6 +204,75 @@ export const describeRecordStoreContract = (
         expect(await store.getRevision(notes, shortLived, 1)).toBeUndefined();
         expect((await store.listRevisions(notes, shortLived, { limit: 10 })).items).toEqual([]);
         expect((await store.listHeads(notes, { limit: 10 })).items.map((head) => head.id)).toEqual([longLived]);
+      });
+    });
+
+    describe('Method: listExpiredHeads', () => {
+      it('finds heads of any status whose expiry is at or before the given instant', async () => {
+        const [soon, later, deleted] = [newRecordId(), newRecordId(), newRecordId()];
+        await append(revisionOf(notes, soon, 1, { expiresAt: '2026-06-02T00:00:00.000Z' }));
+        await append(revisionOf(notes, later, 1, { expiresAt: '2026-09-01T00:00:00.000Z' }));
+        await append(revisionOf(notes, deleted, 1, { expiresAt: '2026-06-03T00:00:00.000Z' }));
+        await append(
+          revisionOf(notes, deleted, 2, { status: 'deleted', content: null, expiresAt: '2026-06-03T00:00:00.000Z' }),
+        );
+
+        const found = await store.listExpiredHeads(notes, { limit: 10, expiredBefore: '2026-07-01T00:00:00.000Z' });
+
+        expect(found.items.map((head) => [head.id, head.status]).sort()).toEqual(
+          [
+            [soon, 'active'],
+            [deleted, 'deleted'],
+          ].sort(),
+        );
+      });
+    });
+
+    describe('Method: listRecordIds', () => {
+      it('pages through each record id once, however many revisions it has', async () => {
+        const ids = [newRecordId(), newRecordId(), newRecordId()];
+        for (const id of ids) for (const revision of [1, 2, 3]) await append(revisionOf(notes, id, revision));
+
+        const first = await store.listRecordIds(notes, { limit: 2 });
+        const rest = await store.listRecordIds(notes, { limit: 2, cursor: first.nextCursor });
+
+        expect([...first.items, ...rest.items]).toEqual(ids);
+        expect(rest.nextCursor).toBeUndefined();
+      });
+    });
+
+    describe('Method: purge', () => {
+      it('removes every revision and the head of one record, and nothing else', async () => {
+        const [gone, kept] = [newRecordId(), newRecordId()];
+        for (const revision of [1, 2]) await append(revisionOf(notes, gone, revision));
+        await append(revisionOf(notes, kept, 1));
+
+        expect(await store.purge(notes, gone)).toBe(3);
+
+        expect(await store.getHead(notes, gone)).toBeUndefined();
+        expect((await store.listRevisions(notes, gone, { limit: 10 })).items).toEqual([]);
+        expect((await store.listHeads(notes, { limit: 10 })).items.map((head) => head.id)).toEqual([kept]);
+        expect(await store.purge(notes, gone)).toBe(0);
+      });
+    });
+
+    describe('Namespace directory', () => {
+      it('records each namespace on first write and resolves it from its hash', async () => {
+        const agentNotes = alice.namespace('note', { agent: 'coder' });
+        const bobs = scopeOf({ tenant: 'globex', sub: 'bob' }).namespace('note');
+        for (const namespace of [notes, agentNotes, bobs]) await append(revisionOf(namespace, newRecordId(), 1));
+        await append(revisionOf(notes, newRecordId(), 1));
+
+        expect(await store.resolve('acme', agentNotes.hash)).toEqual({
+          key: agentNotes.key,
+          hash: agentNotes.hash,
+          tenant: 'acme',
+        });
+        expect(await store.resolve('acme', bobs.hash)).toBeUndefined();
+        const acme = await store.list({ limit: 10, tenant: 'acme' });
+        expect(acme.items.map((entry) => entry.key).sort()).toEqual([notes.key, agentNotes.key].sort());
+        const everyone = await store.list({ limit: 10 });
+        expect(everyone.items).toHaveLength(3);
       });
     });
 

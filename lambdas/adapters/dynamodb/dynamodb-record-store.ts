@@ -1,7 +1,9 @@
 import {
   type AttributeValue,
   ConditionalCheckFailedException,
+  DeleteItemCommand,
   type DynamoDBClient,
+  GetItemCommand,
   PutItemCommand,
   QueryCommand,
   type QueryCommandInput,
@@ -12,6 +14,7 @@ import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.
 import { RecordEvent } from '../../core/events/record-event.schema.ts';
 import type { Namespace } from '../../core/namespaces/namespace.ts';
 import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/namespace-directory.port.ts';
 import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
 import { RevisionConflictError } from '../../core/records/record.errors.ts';
 import {
@@ -48,7 +51,9 @@ export interface DynamoDbRecordStoreOptions {
  * the tenant, namespace and record id as encryption context; every item read back is re-verified against
  * the namespace and record that were asked for before it is decrypted.
  */
-export class DynamoDbRecordStore implements RecordStore {
+export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
+  /** Namespaces this process already wrote to the directory: one conditional put per namespace per process. */
+  readonly #known = new Set<string>();
   readonly #client: DynamoDBClient;
   readonly #table: string;
   readonly #cipher: ContentCipher;
@@ -88,6 +93,7 @@ export class DynamoDbRecordStore implements RecordStore {
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
+    await this.#enterInDirectory(revision.namespace);
     try {
       await this.#projectItem(item, revision.revision);
     } catch {
@@ -127,6 +133,112 @@ export class DynamoDbRecordStore implements RecordStore {
 
   listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>> {
     return this.#filteredPage(namespace, page, `R#${id}#`, id, () => true);
+  }
+
+  listExpiredHeads(namespace: Namespace, page: PageRequest & { expiredBefore: string }): Promise<Page<RecordRevision>> {
+    return this.#filteredPage(namespace, page, 'H#', undefined, (head) => head.expiresAt <= page.expiredBefore, {
+      includeExpired: true,
+    });
+  }
+
+  async listRecordIds(namespace: Namespace, page: PageRequest): Promise<Page<string>> {
+    const ids: string[] = [];
+    let position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith('R#')) : undefined;
+    // Revisions of one record are adjacent; skip past the last one of each id seen, so a page holds distinct ids.
+    while (ids.length < page.limit) {
+      const { items } = await this.#query({
+        KeyConditionExpression: 'pk = :pk AND sk > :after',
+        ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':after': { S: position ?? 'R#' } },
+        ProjectionExpression: 'recordId, sk',
+        Limit: 1,
+      });
+      const id = items[0]?.recordId?.S;
+      if (!id || !items[0]?.sk?.S?.startsWith('R#')) {
+        position = undefined;
+        break;
+      }
+      ids.push(id);
+      position = `R#${id}#~`;
+    }
+    return { items: ids, nextCursor: position === undefined ? undefined : encodeCursor(position) };
+  }
+
+  async purge(namespace: Namespace, id: string): Promise<number> {
+    const { items } = await this.#query({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: `R#${id}#` } },
+      ProjectionExpression: 'sk',
+    });
+    const sortKeys = [...items.map((item) => item.sk?.S ?? ''), headSortKey(id)].filter(Boolean);
+    let removed = 0;
+    for (const sortKey of sortKeys) {
+      const output = await this.#send('DeleteItem', () =>
+        this.#client.send(
+          new DeleteItemCommand({
+            TableName: this.#table,
+            Key: { pk: { S: namespace.key }, sk: { S: sortKey } },
+            ReturnValues: 'ALL_OLD',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      if (output.Attributes) removed += 1;
+    }
+    return removed;
+  }
+
+  async resolve(tenant: string, hash: string): Promise<NamespaceEntry | undefined> {
+    const output = await this.#send('GetItem', () =>
+      this.#client.send(
+        new GetItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: DIRECTORY_PARTITION }, sk: { S: `${tenant}#${hash}` } },
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    return directoryEntryOf(output.Item);
+  }
+
+  async list(page: PageRequest & { tenant?: string | undefined }): Promise<Page<NamespaceEntry>> {
+    const prefix = page.tenant === undefined ? '' : `${page.tenant}#`;
+    const position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith(prefix)) : undefined;
+    const { items, lastKey } = await this.#query({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': { S: DIRECTORY_PARTITION }, ':prefix': { S: prefix } },
+      ...(position !== undefined && { ExclusiveStartKey: { pk: { S: DIRECTORY_PARTITION }, sk: { S: position } } }),
+      Limit: page.limit,
+    });
+    return {
+      items: items.map(directoryEntryOf).filter((entry): entry is NamespaceEntry => entry !== undefined),
+      nextCursor: lastKey === undefined ? undefined : encodeCursor(lastKey),
+    };
+  }
+
+  async #enterInDirectory(namespace: Namespace): Promise<void> {
+    if (this.#known.has(namespace.key)) return;
+    try {
+      await this.#send('PutItem', () =>
+        this.#client.send(
+          new PutItemCommand({
+            TableName: this.#table,
+            Item: {
+              pk: { S: DIRECTORY_PARTITION },
+              sk: { S: `${namespace.tenant}#${namespace.hash}` },
+              namespaceKey: { S: namespace.key },
+              tenant: { S: namespace.tenant },
+              hash: { S: namespace.hash },
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    this.#known.add(namespace.key);
   }
 
   async projectHead(revision: RecordRevision): Promise<boolean> {
@@ -207,6 +319,7 @@ export class DynamoDbRecordStore implements RecordStore {
     prefix: string,
     recordId: string | undefined,
     keep: (revision: RecordRevision) => boolean,
+    options: { includeExpired?: boolean } = {},
   ): Promise<Page<RecordRevision>> {
     let position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith(prefix)) : undefined;
     const kept: RecordRevision[] = [];
@@ -219,7 +332,7 @@ export class DynamoDbRecordStore implements RecordStore {
       });
       for (const item of items) {
         const revision = await this.#fromItem(namespace, item, recordId ?? item.recordId?.S ?? '');
-        if (revision && this.#live(revision) && keep(revision)) kept.push(revision);
+        if (revision && (options.includeExpired || this.#live(revision)) && keep(revision)) kept.push(revision);
       }
       position = lastKey;
       if (position === undefined) break;
@@ -322,6 +435,14 @@ export class DynamoDbRecordStore implements RecordStore {
     return Date.parse(revision.expiresAt) > this.#clock.now().getTime();
   }
 }
+
+/** The partition of the namespace directory: one item per namespace, `{tenant}#{hash}` → key. */
+const DIRECTORY_PARTITION = 'directory';
+
+const directoryEntryOf = (item: Item | undefined): NamespaceEntry | undefined =>
+  item?.namespaceKey?.S && item.tenant?.S && item.hash?.S
+    ? { key: item.namespaceKey.S, tenant: item.tenant.S, hash: item.hash.S }
+    : undefined;
 
 /** Spreads unpublished revisions over a few index partitions so the outbox index never has one hot key. */
 const outboxShardOf = (recordId: string): string => {

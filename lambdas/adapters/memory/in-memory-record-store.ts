@@ -1,5 +1,6 @@
 import type { RecordEvent } from '../../core/events/record-event.schema.ts';
 import type { Namespace } from '../../core/namespaces/namespace.ts';
+import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/namespace-directory.port.ts';
 import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
 import { RevisionConflictError } from '../../core/records/record.errors.ts';
 import type { Page, PageRequest, RecordRevision } from '../../core/records/record.schema.ts';
@@ -15,8 +16,9 @@ const recordKey = (namespaceKey: string, id: string): string => `${namespaceKey}
  * against both), kept in process memory, no encryption. Revisions are frozen copies, as immutable as the
  * items DynamoDB would hold.
  */
-export class InMemoryRecordStore implements RecordStore {
+export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
   readonly #clock: Clock;
+  readonly #directory = new Map<string, NamespaceEntry>();
   readonly #revisions = new Map<string, RecordRevision>();
   readonly #heads = new Map<string, RecordRevision>();
   readonly #outbox = new Map<string, OutboxEntry>();
@@ -30,6 +32,11 @@ export class InMemoryRecordStore implements RecordStore {
     if (this.#revisions.has(key)) throw new RevisionConflictError();
     const stored = Object.freeze(structuredCloneRevision(revision));
     this.#revisions.set(key, stored);
+    this.#directory.set(`${revision.namespace.tenant}#${revision.namespace.hash}`, {
+      key: revision.namespace.key,
+      hash: revision.namespace.hash,
+      tenant: revision.namespace.tenant,
+    });
     this.#outbox.set(key, { event: structuredClone(event), marker: key });
     await this.projectHead(stored);
   }
@@ -66,6 +73,60 @@ export class InMemoryRecordStore implements RecordStore {
       : 0;
     const revisions = this.#revisionsOf(namespace, id).filter((r) => r.revision > after && this.#live(r));
     return this.#page(revisions, page.limit, (r) => `${marker}${String(r.revision).padStart(10, '0')}`);
+  }
+
+  async listExpiredHeads(
+    namespace: Namespace,
+    page: PageRequest & { expiredBefore: string },
+  ): Promise<Page<RecordRevision>> {
+    const prefix = `${namespace.key}\u0000`;
+    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('H#')).slice(2) : '';
+    const expired = [...this.#heads.entries()]
+      .filter(([key]) => key.startsWith(prefix))
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, head]) => head)
+      .filter((head) => head.id > after && head.expiresAt <= page.expiredBefore);
+    return this.#page(expired, page.limit, (head) => `H#${head.id}`);
+  }
+
+  async listRecordIds(namespace: Namespace, page: PageRequest): Promise<Page<string>> {
+    const prefix = `${namespace.key}\u0000`;
+    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('R#')).slice(2) : '';
+    const ids = [
+      ...new Set(
+        [...this.#revisions.keys()]
+          .filter((key) => key.startsWith(prefix))
+          .map((key) => key.split('\u0000')[1] as string),
+      ),
+    ]
+      .sort()
+      .filter((id) => id > after);
+    return this.#page(ids, page.limit, (id) => `R#${id}`);
+  }
+
+  async purge(namespace: Namespace, id: string): Promise<number> {
+    const prefix = `${namespace.key}\u0000${id}\u0000`;
+    let removed = 0;
+    for (const key of [...this.#revisions.keys()].filter((candidate) => candidate.startsWith(prefix))) {
+      this.#revisions.delete(key);
+      this.#outbox.delete(key);
+      removed += 1;
+    }
+    if (this.#heads.delete(recordKey(namespace.key, id))) removed += 1;
+    return removed;
+  }
+
+  async resolve(tenant: string, hash: string): Promise<NamespaceEntry | undefined> {
+    return this.#directory.get(`${tenant}#${hash}`);
+  }
+
+  async list(page: PageRequest & { tenant?: string | undefined }): Promise<Page<NamespaceEntry>> {
+    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('N#')).slice(2) : '';
+    const entries = [...this.#directory.entries()]
+      .filter(([key]) => (page.tenant === undefined || key.startsWith(`${page.tenant}#`)) && key > after)
+      .sort(([a], [b]) => a.localeCompare(b));
+    const page_ = this.#page(entries, page.limit, ([key]) => `N#${key}`);
+    return { items: page_.items.map(([, entry]) => entry), nextCursor: page_.nextCursor };
   }
 
   async projectHead(revision: RecordRevision): Promise<boolean> {

@@ -32,6 +32,15 @@ export interface RecordStore {
   /** Unexpired revisions of one record, oldest first. */
   listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>>;
 
+  /** Heads of any status whose expiry is at or before `expiredBefore`: what the retention sweep acts on. */
+  listExpiredHeads(namespace: Namespace, page: PageRequest & { expiredBefore: string }): Promise<Page<RecordRevision>>;
+
+  /** Ids of every record with at least one revision in the namespace (for the reconciler). */
+  listRecordIds(namespace: Namespace, page: PageRequest): Promise<Page<string>>;
+
+  /** Removes every stored item of one record (revisions and head); returns how many were removed. */
+  purge(namespace: Namespace, id: string): Promise<number>;
+
   /** Moves the head projection to `revision` if it is newer than the projected one; idempotent. */
   projectHead(revision: RecordRevision): Promise<boolean>;
 

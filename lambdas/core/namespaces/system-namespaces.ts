@@ -1,0 +1,45 @@
+import {
+  NAMESPACE_KINDS,
+  Namespace,
+  type NamespaceKind,
+  type NamespaceOwner,
+  namespaceConstructionToken,
+} from './namespace.ts';
+
+const TOKEN = '([A-Za-z0-9_-]{1,64})';
+const PRINCIPAL_KEY = new RegExp(`^t/${TOKEN}/p/${TOKEN}/([a-z-]{1,32})(?:/a/${TOKEN})?(?:/s/${TOKEN})?$`);
+const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/([a-z-]{1,32})$`);
+
+const isKind = (kind: string | undefined): kind is NamespaceKind => NAMESPACE_KINDS.includes(kind as NamespaceKind);
+
+/**
+ * The second, narrow door to a Namespace: for the service's own jobs (event consumers, the reconciler,
+ * workflows), which act on namespaces that no caller named — found in the namespace directory or resolved
+ * from an event's hash. Request paths never import this (an architecture test holds it so); they get
+ * namespaces from a Scope only. Returns undefined for anything that is not a well-formed storage key.
+ */
+export const namespaceFromStorageKey = (key: string): Namespace | undefined => {
+  let parts: { tenant: string; principal: string; kind: NamespaceKind; owner: NamespaceOwner } | undefined;
+  const personal = PRINCIPAL_KEY.exec(key);
+  const project = PROJECT_KEY.exec(key);
+  if (personal?.[1] && personal[2] && isKind(personal[3])) {
+    parts = {
+      tenant: personal[1],
+      principal: personal[2],
+      kind: personal[3],
+      owner: {
+        type: 'principal',
+        ...(personal[4] && { agent: personal[4] }),
+        ...(personal[5] && { session: personal[5] }),
+      },
+    };
+  } else if (project?.[1] && project[2] && isKind(project[3])) {
+    parts = { tenant: project[1], principal: '', kind: project[3], owner: { type: 'project', projectId: project[2] } };
+  }
+  if (!parts) return undefined;
+  const namespace = new Namespace(namespaceConstructionToken, parts);
+  return namespace.key === key ? namespace : undefined;
+};
+
+/** Who the service's own jobs act as, in provenance, events and the audit trail. */
+export const systemActor = (job: string) => ({ principal: 'memory-hub-system', client: job });
