@@ -3,7 +3,7 @@
  * DynamoDB-compatible engine persisted under $MEMORY_HUB_DATA_DIR (default .memory-hub/).
  */
 import { resolve } from 'node:path';
-import { loadConfigFile } from '../lambdas/adapters/config/config-file.ts';
+import { localConfigProvider } from '../lambdas/adapters/config/file-config-provider.ts';
 import { startLocalServer } from '../lambdas/local/local-server.ts';
 
 const port = Number.parseInt(process.env.PORT ?? '8787', 10);
@@ -13,7 +13,8 @@ const quiet = process.env.MEMORY_HUB_LOG === 'quiet';
 try {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
-  const config = await loadConfigFile(process.env.MEMORY_HUB_CONFIG);
+  // Read once here, then again whenever the file changes; an invalid edit is reported and skipped.
+  const config = await localConfigProvider(process.env.MEMORY_HUB_CONFIG);
   const server = await startLocalServer({
     dataDir,
     config,

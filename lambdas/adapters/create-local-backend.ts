@@ -1,42 +1,84 @@
 import { assembleBackend, type Backend } from '../core/backend.ts';
-import type { MemoryHubConfig } from '../core/config/memory-hub-config.ts';
+import type { ConfigProvider } from '../core/config/config-provider.port.ts';
 import type { Metrics } from '../core/observability/metrics.port.ts';
 import { type Clock, systemClock } from '../core/time/clock.ts';
 import { createUlidGenerator } from '../core/time/ids.ts';
+import type { Sleep } from '../core/workflows/workflow-runner.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from './crypto/local-key-file.ts';
+import { DynamoDbAuditTrail } from './dynamodb/dynamodb-audit-trail.ts';
 import { localDynamoDbClient } from './dynamodb/dynamodb-client.ts';
+import { DynamoDbDeadLetterQueue } from './dynamodb/dynamodb-dead-letter-queue.ts';
 import { DynamoDbIdempotencyStore } from './dynamodb/dynamodb-idempotency-store.ts';
 import { DynamoDbRecordStore } from './dynamodb/dynamodb-record-store.ts';
+import { DynamoDbWorkflowRunStore } from './dynamodb/dynamodb-workflow-run-store.ts';
 import { ensureMemoryTable } from './dynamodb/memory-table.ts';
+import { LocalEventBus } from './events/local-event-bus.ts';
 import { InMemoryMetrics } from './observability/in-memory-metrics.ts';
+import { LocalWorkflowRunner } from './workflows/local-workflow-runner.ts';
 
 export interface LocalBackendOptions {
   /** The embedded DynamoDB-compatible engine's loopback URL. */
   dynamoDbEndpoint: string;
   tableName: string;
   keyFile: string;
-  config: MemoryHubConfig;
+  config: ConfigProvider;
   clock?: Clock;
   metrics?: Metrics;
+  /** How the local workflow runner waits between retries (tests pass one that does not wait). */
+  sleep?: Sleep;
+}
+
+/** Local mode's backend, plus the local stand-ins a developer or a test may want to reach. */
+export interface LocalBackend extends Backend {
+  readonly local: {
+    readonly bus: LocalEventBus;
+    readonly deadLetters: DynamoDbDeadLetterQueue;
+    readonly workflowRunner: LocalWorkflowRunner;
+  };
 }
 
 /**
- * Local mode: the same DynamoDB adapter against the embedded engine, the same Encryption SDK over a raw
- * AES key from a local file. Creates the table and the key on first use.
+ * Local mode: the same DynamoDB adapters against the embedded engine, the same Encryption SDK over a raw
+ * AES key from a local file, an in-process bus with dead letters kept in the table, and a workflow runner
+ * executing the same step lists as the state machines. Creates the table and the key on first use.
  */
-export const createLocalBackend = async (options: LocalBackendOptions): Promise<Backend> => {
+export const createLocalBackend = async (options: LocalBackendOptions): Promise<LocalBackend> => {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? new InMemoryMetrics();
   const client = localDynamoDbClient(options.dynamoDbEndpoint);
-  await ensureMemoryTable(client, options.tableName);
+  const tableName = options.tableName;
+  await ensureMemoryTable(client, tableName);
   const cipher = new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics });
-  return assembleBackend({
+  const records = new DynamoDbRecordStore({ client, tableName, cipher, clock, metrics });
+  const deadLetters = new DynamoDbDeadLetterQueue({ client, tableName, clock });
+  let bus: LocalEventBus | undefined;
+  let workflowRunner: LocalWorkflowRunner | undefined;
+  const backend = assembleBackend({
     config: options.config,
     metrics,
     clock,
     ids: createUlidGenerator(),
-    records: new DynamoDbRecordStore({ client, tableName: options.tableName, cipher, clock, metrics }),
-    idempotency: new DynamoDbIdempotencyStore({ client, tableName: options.tableName, clock, metrics }),
+    records,
+    directory: records,
+    idempotency: new DynamoDbIdempotencyStore({ client, tableName, clock, metrics }),
+    auditTrail: new DynamoDbAuditTrail({
+      client,
+      tableName,
+      clock,
+      metrics,
+      retentionDays: () => options.config.current().housekeeping.auditRetentionDays,
+    }),
+    workflowRuns: new DynamoDbWorkflowRunStore({ client, tableName, clock }),
+    publisher: (consumers) => {
+      bus = new LocalEventBus({ consumers, deadLetters, metrics });
+      return bus;
+    },
+    workflowStarter: (executor) => {
+      workflowRunner = new LocalWorkflowRunner({ executor, ...(options.sleep && { sleep: options.sleep }) });
+      return workflowRunner;
+    },
   });
+  if (!bus || !workflowRunner) throw new Error('the local backend was assembled without its bus or runner');
+  return { ...backend, local: { bus, deadLetters, workflowRunner } };
 };

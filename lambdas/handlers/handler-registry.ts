@@ -1,5 +1,6 @@
 import type { Backend } from '../core/backend.ts';
 import type { ApiHandler } from '../http/http-operation.ts';
+import * as admin from './admin.handlers.ts';
 import * as notes from './notes.handlers.ts';
 import * as system from './system.handlers.ts';
 
@@ -16,4 +17,7 @@ export const createHandlers = (backend: Backend): Readonly<Record<string, ApiHan
   updateNote: notes.updateNoteHandler(backend),
   deleteNote: notes.deleteNoteHandler(backend),
   listNoteHistory: notes.listNoteHistoryHandler(backend),
+  listAudit: admin.listAuditHandler(backend),
+  startWorkflow: admin.startWorkflowHandler(backend),
+  getWorkflowRun: admin.getWorkflowRunHandler(backend),
 });

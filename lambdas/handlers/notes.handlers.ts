@@ -13,7 +13,7 @@ const narrowingOf = (input: OperationInput<Operation>): Narrowing => ({
 });
 
 const pageOf = (input: OperationInput<typeof notes.listNotes>, backend: Backend) => ({
-  limit: input.query.limit ?? backend.config.listing.defaultPageSize,
+  limit: input.query.limit ?? backend.config.current().listing.defaultPageSize,
   cursor: input.query.cursor,
 });
 

@@ -5,7 +5,7 @@
 import { AwsEnvironment, createAwsBackend } from '../adapters/create-aws-backend.ts';
 import * as handlers from './notes.handlers.ts';
 
-const backend = createAwsBackend(AwsEnvironment.parse(process.env));
+const backend = await createAwsBackend(AwsEnvironment.parse(process.env));
 
 export const createNote = handlers.createNoteHandler(backend);
 export const getNote = handlers.getNoteHandler(backend);

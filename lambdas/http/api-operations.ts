@@ -1,3 +1,4 @@
+import * as admin from './admin.api.ts';
 import * as notes from './notes.api.ts';
 import type { Operation } from './operation.ts';
 import * as system from './system.api.ts';
@@ -12,4 +13,7 @@ export const API_OPERATIONS: readonly Operation[] = [
   notes.updateNote,
   notes.deleteNote,
   notes.noteHistory,
+  admin.listAudit,
+  admin.startWorkflow,
+  admin.getWorkflowRun,
 ];

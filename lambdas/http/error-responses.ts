@@ -19,6 +19,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   'record.precondition_failed': 412,
   'record.precondition_required': 428,
   'service.unavailable': 503,
+  'workflow.unknown_step': 404,
   // A ciphertext refused for its context is, to the caller, a record that is not there.
   'crypto.context_mismatch': 404,
 };

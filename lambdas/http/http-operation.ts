@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { Backend } from '../core/backend.ts';
 import type { ApiEvent, ApiResult, OperationEvent } from './api-event.ts';
 import { authenticatedScope } from './middleware/authenticated-scope.ts';
+import { configRefresh } from './middleware/config-refresh.ts';
 import { httpErrors } from './middleware/http-errors.ts';
 import { validatedRequest } from './middleware/validated-request.ts';
 import type { Operation } from './operation.ts';
@@ -11,13 +12,15 @@ import type { Operation } from './operation.ts';
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /**
- * The middleware chain every operation runs, Lambda and local server alike: errors mapped last, identity
- * from verified claims first, then validation. Handlers attach with `.handler(async ({ scope, input }) => …)`
- * and see the event as the chain leaves it; callers invoke them with the raw API Gateway event.
+ * The middleware chain every operation runs, Lambda and local server alike: errors mapped last, the
+ * configuration refreshed first (a no-op within its TTL), then identity from verified claims, then validation.
+ * Handlers attach with `.handler(async ({ scope, input }) => …)` and see the event as the chain leaves it;
+ * callers invoke them with the raw API Gateway event.
  */
 export const httpOperation = <O extends Operation>(operation: O, backend: Pick<Backend, 'config' | 'metrics'>) => {
   const chain = middy<OperationEvent<O>, ApiResult>()
     .use(httpErrors(backend.metrics))
+    .use(configRefresh(backend.config))
     .use(authenticatedScope(operation))
     .use(validatedRequest(operation, backend.config));
   return {

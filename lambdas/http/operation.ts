@@ -32,7 +32,13 @@ export interface Operation<
   readonly tag: string;
   readonly routes: readonly RouteVariant[];
   readonly authenticated: boolean;
-  readonly lambda: { readonly entry: string; readonly handler: string; readonly access: StorageAccess };
+  readonly lambda: {
+    readonly entry: string;
+    readonly handler: string;
+    readonly access: StorageAccess;
+    /** The function may start workflow executions (Step Functions in AWS). */
+    readonly startsWorkflows?: boolean;
+  };
   readonly params: Params;
   readonly query: Query;
   readonly body: Body;

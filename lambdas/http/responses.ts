@@ -33,3 +33,6 @@ export const noContent = (): APIGatewayProxyStructuredResultV2 => ({
   statusCode: 204,
   headers: { 'Cache-Control': 'no-store' },
 });
+
+export const accepted = (body: unknown, headers: { location: string }): APIGatewayProxyStructuredResultV2 =>
+  jsonResponse(202, body, { Location: headers.location });

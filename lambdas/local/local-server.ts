@@ -3,11 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { createLocalBackend } from '../adapters/create-local-backend.ts';
-import type { Backend } from '../core/backend.ts';
-import type { MemoryHubConfig } from '../core/config/memory-hub-config.ts';
+import { createLocalBackend, type LocalBackend } from '../adapters/create-local-backend.ts';
+import type { ConfigProvider } from '../core/config/config-provider.port.ts';
 import { UnauthenticatedError } from '../core/identity/identity.errors.ts';
 import type { Clock } from '../core/time/clock.ts';
+import { createUlidGenerator } from '../core/time/ids.ts';
+import { WORKFLOWS } from '../core/workflows/workflow-catalogue.ts';
+import type { Sleep } from '../core/workflows/workflow-runner.ts';
 import { createHandlers } from '../handlers/handler-registry.ts';
 import type { ApiEvent, ApiResult } from '../http/api-event.ts';
 import { errorResponse } from '../http/error-responses.ts';
@@ -17,6 +19,8 @@ import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from 
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { createLocalTokenVerifier } from './local-issuer.ts';
+import { LocalRelayLoop } from './local-relay-loop.ts';
+import { LocalScheduler } from './local-scheduler.ts';
 import { RequestCostMeter } from './request-cost-meter.ts';
 import { RouteTable } from './route-table.ts';
 
@@ -26,20 +30,24 @@ export const LOCAL_TABLE_NAME = 'memory-hub-local';
 
 export interface LocalServerOptions {
   dataDir: string;
-  config: MemoryHubConfig;
+  /** Already loaded; `FileConfigProvider` in `npm start`, so an edited config file takes effect. */
+  config: ConfigProvider;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
   /** Keep the embedded engine in memory instead of under `dataDir` (tests). */
   inMemoryStorage?: boolean;
   clock?: Clock;
+  /** How the workflow runner waits between retries (tests pass one that does not wait). */
+  sleep?: Sleep;
   log?: (line: string) => void;
 }
 
 export interface RunningLocalServer {
   readonly url: string;
   readonly port: number;
-  readonly backend: Backend;
+  readonly backend: LocalBackend;
+  readonly relay: LocalRelayLoop;
   readonly costs: RequestCostMeter;
   close(): Promise<void>;
 }
@@ -66,9 +74,26 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       config: options.config,
       metrics: costs,
       ...(options.clock && { clock: options.clock }),
+      ...(options.sleep && { sleep: options.sleep }),
     });
+    const relayLoop = new LocalRelayLoop({ relay: backend.system.relay });
+    cleanups.push(() => relayLoop.stop());
+    cleanups.push(() => backend.local.workflowRunner.idle());
+    const scheduler = new LocalScheduler({
+      workflows: WORKFLOWS,
+      starter: backend.local.workflowRunner,
+      ids: createUlidGenerator(),
+    });
+    cleanups.push(async () => scheduler.stop());
     const verifyToken = await createLocalTokenVerifier(options.dataDir);
-    const gateway = new LocalGateway(createHandlers(backend), verifyToken, costs, options.log ?? (() => undefined));
+    const gateway = new LocalGateway({
+      handlers: createHandlers(backend),
+      verifyToken,
+      costs,
+      log: options.log ?? (() => undefined),
+      // A write committed an outbox event: relay it now, as the table stream would.
+      afterWrite: () => relayLoop.poke(),
+    });
     const server = createServer((request, response) => {
       gateway.serve(request, response).catch(() => {
         if (!response.headersSent) response.writeHead(500).end();
@@ -86,30 +111,34 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
         }),
     );
     const { port } = server.address() as AddressInfo;
-    return { url: `http://${options.host ?? '127.0.0.1'}:${port}`, port, backend, costs, close: cleanUp };
+    return {
+      url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+      port,
+      backend,
+      costs,
+      relay: relayLoop,
+      close: cleanUp,
+    };
   } catch (error) {
     await cleanUp();
     throw error;
   }
 };
 
+interface LocalGatewayOptions {
+  handlers: Readonly<Record<string, ApiHandler>>;
+  verifyToken: (token: string) => Promise<Record<string, unknown>>;
+  costs: RequestCostMeter;
+  log: (line: string) => void;
+  afterWrite: () => void;
+}
+
 class LocalGateway {
   readonly #routes = new RouteTable();
-  readonly #handlers: Readonly<Record<string, ApiHandler>>;
-  readonly #verifyToken: (token: string) => Promise<Record<string, unknown>>;
-  readonly #costs: RequestCostMeter;
-  readonly #log: (line: string) => void;
+  readonly #options: LocalGatewayOptions;
 
-  constructor(
-    handlers: Readonly<Record<string, ApiHandler>>,
-    verifyToken: (token: string) => Promise<Record<string, unknown>>,
-    costs: RequestCostMeter,
-    log: (line: string) => void,
-  ) {
-    this.#handlers = handlers;
-    this.#verifyToken = verifyToken;
-    this.#costs = costs;
-    this.#log = log;
+  constructor(options: LocalGatewayOptions) {
+    this.#options = options;
   }
 
   async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -126,7 +155,7 @@ class LocalGateway {
     } else {
       operationId = matched.route.operationId;
       const body = await readBody(request);
-      const handler = this.#handlers[matched.operation.lambda.handler];
+      const handler = this.#options.handlers[matched.operation.lambda.handler];
       if (body === undefined) {
         result = errorResponse(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId);
       } else if (!handler) {
@@ -145,13 +174,14 @@ class LocalGateway {
             pathParameters: matched.pathParameters,
             claims,
           });
-          result = await this.#costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
+          result = await this.#options.costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
+          if (matched.operation.lambda.access === 'write') this.#options.afterWrite();
         }
       }
     }
     response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
     response.end(result.body);
-    this.#log(`${result.statusCode} ${method} ${operationId} ${(performance.now() - started).toFixed(1)}ms`);
+    this.#options.log(`${result.statusCode} ${method} ${operationId} ${(performance.now() - started).toFixed(1)}ms`);
   }
 
   /** Verified claims, or undefined for a missing, malformed, expired, foreign or wrongly signed token. */
@@ -160,7 +190,7 @@ class LocalGateway {
     const token = header?.match(/^Bearer ([A-Za-z0-9_.-]+)$/)?.[1];
     if (!token) return undefined;
     try {
-      return await this.#verifyToken(token);
+      return await this.#options.verifyToken(token);
     } catch {
       return undefined;
     }

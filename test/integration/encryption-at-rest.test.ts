@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/dynamodb-idempotency-store.ts';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
 import { assembleBackend, type Backend } from '../../lambdas/core/backend.ts';
-import { DEFAULT_CONFIG } from '../../lambdas/core/config/memory-hub-config.ts';
 import { systemClock } from '../../lambdas/core/time/clock.ts';
-import { createUlidGenerator } from '../../lambdas/core/time/ids.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
+import { inMemoryPorts } from '../support/in-memory-backend.ts';
 import { scopeOf } from '../support/scopes.ts';
 
 describe('Encryption at rest', () => {
@@ -16,12 +15,13 @@ describe('Encryption at rest', () => {
   beforeEach(async () => {
     table = await startEmbeddedTable();
     const options = { client: table.client, tableName: table.tableName, clock: systemClock, metrics: table.metrics };
+    const records = new DynamoDbRecordStore({ ...options, cipher: table.cipher });
     backend = assembleBackend({
-      config: DEFAULT_CONFIG,
+      ...inMemoryPorts().ports,
       metrics: table.metrics,
       clock: systemClock,
-      ids: createUlidGenerator(),
-      records: new DynamoDbRecordStore({ ...options, cipher: table.cipher }),
+      records,
+      directory: records,
       idempotency: new DynamoDbIdempotencyStore(options),
     });
   });

@@ -2,7 +2,8 @@ import { sign } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONFIG, type MemoryHubConfig } from '../../lambdas/core/config/memory-hub-config.ts';
+import { StaticConfigProvider } from '../../lambdas/adapters/config/static-config-provider.ts';
+import type { ConfigProvider } from '../../lambdas/core/config/config-provider.port.ts';
 import type { Clock } from '../../lambdas/core/time/clock.ts';
 import {
   DEFAULT_LOCAL_CLIENT,
@@ -37,13 +38,15 @@ export class LocalApi {
   }
 
   static async start(
-    options: { config?: MemoryHubConfig; clock?: Clock; persist?: boolean; dataDir?: string } = {},
+    options: { config?: ConfigProvider; clock?: Clock; persist?: boolean; dataDir?: string } = {},
   ): Promise<LocalApi> {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
     const server = await startLocalServer({
       dataDir,
-      config: options.config ?? DEFAULT_CONFIG,
+      config: options.config ?? new StaticConfigProvider(),
       inMemoryStorage: !options.persist,
+      // Workflow retries do not wait in tests; their intervals are checked where the runner is tested.
+      sleep: async () => undefined,
       ...(options.clock && { clock: options.clock }),
     });
     return new LocalApi(dataDir, server);
@@ -91,3 +94,14 @@ export class LocalApi {
     if (!options.keepData) await rm(this.dataDir, { recursive: true, force: true });
   }
 }
+
+/** Polls until `check` returns a value, or fails after `timeoutMs`. */
+export const eventually = async <T>(check: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+};

@@ -1,4 +1,5 @@
-import { RECORD_EVENT_SCHEMA_VERSION, type RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
+import type { RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
+import { recordEventOf } from '../../lambdas/core/events/record-event-of.ts';
 import type { Namespace } from '../../lambdas/core/namespaces/namespace.ts';
 import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
 import { createUlidGenerator } from '../../lambdas/core/time/ids.ts';
@@ -30,16 +31,5 @@ export const revisionOf = (
   ...overrides,
 });
 
-export const eventOf = (revision: RecordRevision): RecordEvent => ({
-  event_id: ids.next(),
-  event_type: revision.revision === 1 ? 'record.created' : 'record.revised',
-  tenant: revision.namespace.tenant,
-  namespace_hash: revision.namespace.hash,
-  record_kind: revision.namespace.kind,
-  record_id: revision.id,
-  revision: revision.revision,
-  actor: revision.provenance.revisedBy,
-  idempotency_key: null,
-  schema_version: RECORD_EVENT_SCHEMA_VERSION,
-  occurred_at: revision.updatedAt,
-});
+export const eventOf = (revision: RecordRevision): RecordEvent =>
+  recordEventOf(revision, revision.revision === 1 ? 'record.created' : 'record.revised', ids.next());

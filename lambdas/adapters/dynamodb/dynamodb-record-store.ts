@@ -262,10 +262,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       .flatMap(({ items }) => items)
       .sort((a, b) => (a.outboxAt?.S ?? '').localeCompare(b.outboxAt?.S ?? ''))
       .slice(0, limit)
-      .map((item) => ({
-        event: RecordEvent.parse(JSON.parse(item.outboxEvent?.S ?? 'null')),
-        marker: encodeCursor(JSON.stringify([item.pk?.S, item.sk?.S])),
-      }));
+      .map((item) => outboxEntryOfItem(item) as OutboxEntry);
   }
 
   async clearOutboxMarker(marker: string): Promise<void> {
@@ -435,6 +432,18 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     return Date.parse(revision.expiresAt) > this.#clock.now().getTime();
   }
 }
+
+/**
+ * The outbox entry an item carries, if it is a revision still marked for publication: from a query of the
+ * outbox index, or from the table's stream (whose new image has the same attributes).
+ */
+export const outboxEntryOfItem = (item: Item): OutboxEntry | undefined => {
+  const pk = item.pk?.S;
+  const sk = item.sk?.S;
+  const event = item.outboxEvent?.S;
+  if (!pk || !sk?.startsWith('R#') || !event) return undefined;
+  return { event: RecordEvent.parse(JSON.parse(event)), marker: encodeCursor(JSON.stringify([pk, sk])) };
+};
 
 /** The partition of the namespace directory: one item per namespace, `{tenant}#{hash}` → key. */
 const DIRECTORY_PARTITION = 'directory';

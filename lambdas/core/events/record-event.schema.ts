@@ -6,8 +6,10 @@ import { NAMESPACE_KINDS } from '../namespaces/namespace.ts';
  * what changed, of which kind, by whom — never what it says: no content, and no namespace in clear (a hash
  * stands in; consumers resolve it through the namespace directory).
  *
- * Version 1 of the contract. Adding an optional field is compatible; removing or renaming a field,
- * narrowing a type or changing `schema_version` is a breaking change, and a test fails on it.
+ * Version 1 of the contract. Adding an optional field is compatible (readers ignore fields they do not
+ * know); removing or renaming a field, changing a type, adding a required field or changing
+ * `schema_version` is a breaking change: a test compares this schema with the frozen v1 baseline
+ * (`record-event.v1.baseline.json`) and fails on it. A breaking change is a new version beside this one.
  */
 export const RECORD_EVENT_SCHEMA_VERSION = 1;
 
@@ -29,6 +31,5 @@ export const RecordEvent = z
     schema_version: z.literal(RECORD_EVENT_SCHEMA_VERSION),
     occurred_at: z.iso.datetime(),
   })
-  .strict()
   .meta({ id: 'RecordEventV1' });
 export type RecordEvent = z.infer<typeof RecordEvent>;

@@ -17,6 +17,13 @@ export type MetricName =
   | 'crypto.context_mismatch_refused'
   /** A revision committed but its head projection could not be moved at once; the relay catches up. */
   | 'projection.deferred'
+  | 'relay.published'
+  | 'relay.publish_failed'
+  | 'consumer.dead_lettered'
+  /** A changed configuration value failed validation; the last good value stays in force. */
+  | 'config.invalid_rejected'
+  /** The configuration source could not be read on a refresh; the last good value stays in force. */
+  | 'config.refresh_failed'
   | 'http.request'
   | 'http.server_error';
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { NotFoundError } from '../errors/domain-error.ts';
-import { RECORD_EVENT_SCHEMA_VERSION, type RecordEvent, type RecordEventType } from '../events/record-event.schema.ts';
+import type { RecordEvent, RecordEventType } from '../events/record-event.schema.ts';
+import { recordEventOf } from '../events/record-event-of.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port.ts';
 import type { Narrowing, Scope } from '../identity/scope.ts';
 import type { Namespace, NamespaceKind, NamespaceOwner } from '../namespaces/namespace.ts';
@@ -202,19 +203,7 @@ export class RecordService<Content> {
   }
 
   #event(revision: RecordRevision, type: RecordEventType, idempotencyKey?: string): RecordEvent {
-    return {
-      event_id: this.#deps.ids.next(),
-      event_type: type,
-      tenant: revision.namespace.tenant,
-      namespace_hash: revision.namespace.hash,
-      record_kind: revision.namespace.kind,
-      record_id: revision.id,
-      revision: revision.revision,
-      actor: revision.provenance.revisedBy,
-      idempotency_key: idempotencyKey ?? null,
-      schema_version: RECORD_EVENT_SCHEMA_VERSION,
-      occurred_at: revision.updatedAt,
-    };
+    return recordEventOf(revision, type, this.#deps.ids.next(), idempotencyKey);
   }
 
   #view(revision: RecordRevision): RecordView<Content> {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { z } from 'zod';
-import type { MemoryHubConfig } from '../../core/config/memory-hub-config.ts';
+import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../core/errors/domain-error.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
@@ -19,7 +19,7 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
  * Validates everything that crosses the trust boundary before the handler runs: size, JSON, path, query
  * and body against the operation's zod schemas (unknown fields refused), If-Match and Idempotency-Key.
  */
-export const validatedRequest = (operation: Operation, config: MemoryHubConfig): MiddlewareObj<ApiEvent, ApiResult> => {
+export const validatedRequest = (operation: Operation, config: ConfigProvider): MiddlewareObj<ApiEvent, ApiResult> => {
   const routes = new Map(operation.routes.map((route) => [routeKeyOf(route), route]));
   const projectParams = operation.params.extend({ projectId: SafeName });
   return {
@@ -34,7 +34,11 @@ export const validatedRequest = (operation: Operation, config: MemoryHubConfig):
       const params = (route.project ? projectParams : operation.params).safeParse(event.pathParameters ?? {});
       if (!params.success) throw new NotFoundError();
       const query = parsed(operation.query, event.queryStringParameters ?? {}, 'query');
-      const body = parsed(operation.body, readBody(event, headers, operation, config), 'body');
+      const body = parsed(
+        operation.body,
+        readBody(event, headers, operation, config.current().http.maxBodyBytes),
+        'body',
+      );
 
       let idempotency: OperationInput<Operation>['idempotency'];
       const key = headers['idempotency-key'];
@@ -66,7 +70,7 @@ const readBody = (
   event: ApiEvent,
   headers: Record<string, string>,
   operation: Operation,
-  config: MemoryHubConfig,
+  maxBodyBytes: number,
 ): unknown => {
   const raw =
     event.body === undefined
@@ -74,8 +78,7 @@ const readBody = (
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64').toString('utf8')
         : event.body;
-  if (Buffer.byteLength(raw, 'utf8') > config.http.maxBodyBytes)
-    throw new PayloadTooLargeError(config.http.maxBodyBytes);
+  if (Buffer.byteLength(raw, 'utf8') > maxBodyBytes) throw new PayloadTooLargeError(maxBodyBytes);
   if (raw.length === 0) return undefined;
   if (operation.body === NoBody) {
     throw new ValidationFailedError('This operation takes no request body', [{ path: 'body', message: 'not allowed' }]);

@@ -38,7 +38,7 @@ describe('Class: RecordService (through NotesService)', () => {
       expect(record.etag).toMatch(/^"1-[A-Za-z0-9_-]{12}"$/);
     });
 
-    it('commits an outbox event that carries no content and no namespace in clear', async () => {
+    it('commits an outbox event naming the actor, with no content and no namespace in clear', async () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'secret-ish text', tags: [] });
 
       const [entry] = await records.pendingEvents(10);
@@ -48,7 +48,8 @@ describe('Class: RecordService (through NotesService)', () => {
         revision: 1,
         tenant: 'acme',
       });
-      expect(JSON.stringify(entry?.event)).not.toMatch(/secret-ish|alice|t\/acme/);
+      expect(entry?.event.actor).toEqual({ principal: 'alice', client: 'coder-app' });
+      expect(JSON.stringify(entry?.event)).not.toMatch(/secret-ish|t\/acme\/p/);
     });
 
     it('replays the first response for the same Idempotency-Key and request', async () => {

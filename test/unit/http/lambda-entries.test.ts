@@ -1,15 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createHandlers } from '../../../lambdas/handlers/handler-registry.ts';
 import { API_OPERATIONS } from '../../../lambdas/http/api-operations.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
+// The notes entry reads its configuration parameter at init; here SSM answers with an empty document.
+vi.mock('@aws-sdk/client-ssm', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@aws-sdk/client-ssm')>()),
+  SSMClient: class {
+    send = async () => ({ Parameter: { Value: '{}' }, $metadata: {} });
+  },
+}));
+
 describe('Lambda entry points', () => {
   it('export every handler the route table names, from the entry it names', async () => {
-    // The AWS backend only constructs clients at init; no network is touched here.
+    // The AWS backend constructs clients and reads the (mocked) configuration at init; no network is touched.
     Object.assign(process.env, {
       MEMORY_HUB_STAGE: 'test',
       MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
       MEMORY_HUB_KEY_ARN: 'arn:aws:kms:eu-west-1:111122223333:key/test',
+      MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/test/config',
       AWS_REGION: 'eu-west-1',
     });
     for (const operation of API_OPERATIONS) {

@@ -1,0 +1,63 @@
+import { readFile, stat } from 'node:fs/promises';
+import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
+import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
+import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
+import { type Clock, systemClock } from '../../core/time/clock.ts';
+import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
+import { StaticConfigProvider } from './static-config-provider.ts';
+
+export interface FileConfigProviderOptions {
+  /** The JSON configuration file. */
+  readonly path: string;
+  /** How often, at most, the file's modification time is checked. */
+  readonly checkIntervalMs?: number;
+  readonly clock?: Clock;
+  readonly metrics?: Metrics;
+  /** Where a rejected or unreadable new value is reported; stderr by default. */
+  readonly warn?: (line: string) => void;
+}
+
+export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000;
+
+/**
+ * Local mode's stand-in for the SSM parameter: a JSON file, read at start (an invalid file refuses start,
+ * naming each wrong field) and read again when its modification time, size or inode changes, so an edit
+ * — even an editor's save-by-rename — takes effect without a restart.
+ */
+export class FileConfigProvider extends PolledConfigProvider {
+  readonly #path: string;
+
+  private constructor(options: FileConfigProviderOptions) {
+    super({
+      source: options.path,
+      ttlMs: options.checkIntervalMs ?? DEFAULT_FILE_CHECK_INTERVAL_MS,
+      clock: options.clock ?? systemClock,
+      metrics: options.metrics ?? noMetrics,
+      warn: options.warn ?? ((line) => console.warn(line)),
+    });
+    this.#path = options.path;
+  }
+
+  static load(options: FileConfigProviderOptions): Promise<FileConfigProvider> {
+    return new FileConfigProvider(options).start();
+  }
+
+  protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
+    try {
+      const stats = await stat(this.#path, { bigint: true });
+      const revision = `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+      if (revision === known) return undefined;
+      return { revision, text: await readFile(this.#path, 'utf8') };
+    } catch (error) {
+      throw new ConfigUnavailableError(this.#path, (error as NodeJS.ErrnoException).code ?? 'unreadable', {
+        cause: error,
+      });
+    }
+  }
+}
+
+/** `$MEMORY_HUB_CONFIG` as the caller read it: the file's configuration, or the defaults when none is named. */
+export const localConfigProvider = async (
+  path: string | undefined,
+  options: Omit<FileConfigProviderOptions, 'path'> = {},
+): Promise<ConfigProvider> => (path ? FileConfigProvider.load({ ...options, path }) : new StaticConfigProvider());

@@ -1,0 +1,62 @@
+import { GetParameterCommand, type GetParameterCommandOutput } from '@aws-sdk/client-ssm';
+import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
+import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
+import { type Clock, systemClock } from '../../core/time/clock.ts';
+import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
+
+/** The part of `SSMClient` this adapter uses; tests pass a fake. */
+export interface SsmParameterClient {
+  send(command: GetParameterCommand): Promise<GetParameterCommandOutput>;
+}
+
+export interface SsmConfigProviderOptions {
+  /** The parameter holding the JSON document, `/memory-hub/{stage}/config`. */
+  readonly parameterName: string;
+  readonly client: SsmParameterClient;
+  /** How long a value is used before the parameter is read again. */
+  readonly ttlMs?: number;
+  readonly clock?: Clock;
+  readonly metrics?: Metrics;
+  /** Where a rejected or unreadable new value is reported; stderr (the function's log) by default. */
+  readonly warn?: (line: string) => void;
+}
+
+export const DEFAULT_SSM_TTL_MS = 30_000;
+
+/**
+ * AWS mode: the configuration is one SSM String parameter holding a JSON document. Read at init (a missing,
+ * unreadable or invalid parameter fails the init), then at most once per TTL per execution environment.
+ */
+export class SsmConfigProvider extends PolledConfigProvider {
+  readonly #parameterName: string;
+  readonly #client: SsmParameterClient;
+
+  private constructor(options: SsmConfigProviderOptions) {
+    super({
+      source: options.parameterName,
+      ttlMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
+      clock: options.clock ?? systemClock,
+      metrics: options.metrics ?? noMetrics,
+      warn: options.warn ?? ((line) => console.warn(line)),
+    });
+    this.#parameterName = options.parameterName;
+    this.#client = options.client;
+  }
+
+  static load(options: SsmConfigProviderOptions): Promise<SsmConfigProvider> {
+    return new SsmConfigProvider(options).start();
+  }
+
+  /** The value itself is the revision: a few KB compared in memory is cheaper than parsing it again. */
+  protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
+    let output: GetParameterCommandOutput;
+    try {
+      output = await this.#client.send(new GetParameterCommand({ Name: this.#parameterName }));
+    } catch (error) {
+      throw new ConfigUnavailableError(this.#parameterName, (error as Error).name || 'unreadable', { cause: error });
+    }
+    const text = output.Parameter?.Value;
+    if (text === undefined) throw new ConfigUnavailableError(this.#parameterName, 'no value');
+    return text === known ? undefined : { revision: text, text };
+  }
+}

@@ -1,0 +1,81 @@
+import { DeleteItemCommand, type DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import type { DeadLetter, DeadLetterQueue } from '../../core/events/dead-letter-queue.port.ts';
+import { RecordEvent } from '../../core/events/record-event.schema.ts';
+import type { Clock } from '../../core/time/clock.ts';
+import { translateStorageError } from './dynamodb-errors.ts';
+
+const PARTITION = 'dead-letters';
+const RETENTION_MS = 14 * 86_400_000;
+
+/**
+ * Local mode's dead-letter queue, as items of the memory table (in AWS each rule has an SQS dead-letter
+ * queue). Letters hold the content-free event, the consumer and an error class; they expire after 14 days,
+ * like an SQS queue's retention.
+ */
+export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
+  readonly #client: DynamoDBClient;
+  readonly #table: string;
+  readonly #clock: Clock;
+
+  constructor(options: { client: DynamoDBClient; tableName: string; clock: Clock }) {
+    this.#client = options.client;
+    this.#table = options.tableName;
+    this.#clock = options.clock;
+  }
+
+  async put(letter: DeadLetter): Promise<void> {
+    await this.#send(() =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: {
+            pk: { S: PARTITION },
+            sk: { S: `${letter.consumer}#${letter.event.event_id}` },
+            consumer: { S: letter.consumer },
+            reason: { S: letter.reason },
+            event: { S: JSON.stringify(letter.event) },
+            ttl: { N: String(Math.ceil((this.#clock.now().getTime() + RETENTION_MS) / 1000)) },
+          },
+        }),
+      ),
+    );
+  }
+
+  async list(limit: number): Promise<readonly DeadLetter[]> {
+    const output = await this.#send(() =>
+      this.#client.send(
+        new QueryCommand({
+          TableName: this.#table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: PARTITION } },
+          Limit: limit,
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return (output.Items ?? []).map((item) => ({
+      consumer: item.consumer?.S ?? '',
+      reason: item.reason?.S ?? '',
+      event: RecordEvent.parse(JSON.parse(item.event?.S ?? 'null')),
+    }));
+  }
+
+  async remove(letter: DeadLetter): Promise<void> {
+    await this.#send(() =>
+      this.#client.send(
+        new DeleteItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: PARTITION }, sk: { S: `${letter.consumer}#${letter.event.event_id}` } },
+        }),
+      ),
+    );
+  }
+
+  async #send<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw translateStorageError(error);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { DeadLetterQueue } from '../../core/events/dead-letter-queue.port.ts';
+import type { EventConsumer } from '../../core/events/event-consumer.port.ts';
+import type { EventPublisher, PublishOutcome } from '../../core/events/event-publisher.port.ts';
+import type { RecordEvent } from '../../core/events/record-event.schema.ts';
+import type { Metrics } from '../../core/observability/metrics.port.ts';
+
+export interface LocalEventBusOptions {
+  consumers: readonly EventConsumer[];
+  deadLetters: DeadLetterQueue;
+  metrics: Metrics;
+  /** Deliveries per consumer before an event is dead-lettered (EventBridge retries for 24 hours instead). */
+  attempts?: number;
+}
+
+/**
+ * The in-process stand-in for the EventBridge bus and its rules: every consumer gets every event, retried a
+ * few times, then dead-lettered. It can be switched off to rehearse an outage: publishing then fails and
+ * the relay leaves the events marked in the outbox. Records commit→applied lag per delivered event.
+ */
+export class LocalEventBus implements EventPublisher {
+  readonly #consumers: readonly EventConsumer[];
+  readonly #deadLetters: DeadLetterQueue;
+  readonly #metrics: Metrics;
+  readonly #attempts: number;
+  #available = true;
+  /** Milliseconds from commit (`occurred_at`) to the last consumer having applied the event. */
+  readonly lagMilliseconds: number[] = [];
+
+  constructor(options: LocalEventBusOptions) {
+    this.#consumers = options.consumers;
+    this.#deadLetters = options.deadLetters;
+    this.#metrics = options.metrics;
+    this.#attempts = options.attempts ?? 3;
+  }
+
+  setAvailable(available: boolean): void {
+    this.#available = available;
+  }
+
+  async publish(events: readonly RecordEvent[]): Promise<PublishOutcome> {
+    if (!this.#available) return { failed: events };
+    for (const event of events) await this.deliver(event);
+    return { failed: [] };
+  }
+
+  /** Hands one event to every consumer (or to the named one, for a replay of its dead letter). */
+  async deliver(event: RecordEvent, only?: string): Promise<boolean> {
+    let delivered = true;
+    for (const consumer of this.#consumers) {
+      if (only !== undefined && consumer.name !== only) continue;
+      if (!(await this.#deliverTo(consumer, event))) delivered = false;
+    }
+    this.lagMilliseconds.push(Date.now() - Date.parse(event.occurred_at));
+    if (this.lagMilliseconds.length > 100_000) this.lagMilliseconds.splice(0, 50_000);
+    return delivered;
+  }
+
+  async #deliverTo(consumer: EventConsumer, event: RecordEvent): Promise<boolean> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.#attempts; attempt++) {
+      try {
+        await consumer.consume(event);
+        return true;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    const reason = lastError instanceof Error ? lastError.name : 'unknown';
+    await this.#deadLetters.put({ consumer: consumer.name, event, reason });
+    this.#metrics.count('consumer.dead_lettered');
+    return false;
+  }
+}

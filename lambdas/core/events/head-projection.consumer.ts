@@ -1,0 +1,29 @@
+import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
+import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
+import type { RecordStore } from '../records/record-store.port.ts';
+import type { ConsumeOutcome, EventConsumer } from './event-consumer.port.ts';
+import type { RecordEvent } from './record-event.schema.ts';
+
+/**
+ * Keeps the head projection (what listings read) at each record's greatest committed revision. The store
+ * moves a head forward only, so a duplicate or an older event arriving late changes nothing.
+ */
+export class HeadProjectionConsumer implements EventConsumer {
+  readonly name = 'head-projection';
+  readonly #store: Pick<RecordStore, 'getRevision' | 'projectHead'>;
+  readonly #directory: NamespaceDirectory;
+
+  constructor(deps: { store: Pick<RecordStore, 'getRevision' | 'projectHead'>; directory: NamespaceDirectory }) {
+    this.#store = deps.store;
+    this.#directory = deps.directory;
+  }
+
+  async consume(event: RecordEvent): Promise<ConsumeOutcome> {
+    const entry = await this.#directory.resolve(event.tenant, event.namespace_hash);
+    const namespace = entry && namespaceFromStorageKey(entry.key);
+    if (!namespace) return 'ignored';
+    const revision = await this.#store.getRevision(namespace, event.record_id, event.revision);
+    if (!revision) return 'ignored';
+    return (await this.#store.projectHead(revision)) ? 'applied' : 'ignored';
+  }
+}

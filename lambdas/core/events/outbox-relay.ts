@@ -1,0 +1,70 @@
+import type { Metrics } from '../observability/metrics.port.ts';
+import type { OutboxEntry, RecordStore } from '../records/record-store.port.ts';
+import type { Clock } from '../time/clock.ts';
+import type { EventPublisher } from './event-publisher.port.ts';
+
+export interface RelayReport {
+  readonly published: number;
+  readonly failed: number;
+}
+
+/**
+ * Moves committed events from the outbox to the bus: publish, then clear the marker. A crash between the
+ * two republishes the event later (at least once; consumers are idempotent); a crash before publishing
+ * leaves the marker, and the sweep finds it. Nothing committed is ever dropped.
+ */
+export class OutboxRelay {
+  readonly #outbox: Pick<RecordStore, 'pendingEvents' | 'clearOutboxMarker'>;
+  readonly #publisher: EventPublisher;
+  readonly #clock: Clock;
+  readonly #metrics: Metrics;
+
+  constructor(deps: {
+    outbox: Pick<RecordStore, 'pendingEvents' | 'clearOutboxMarker'>;
+    publisher: EventPublisher;
+    clock: Clock;
+    metrics: Metrics;
+  }) {
+    this.#outbox = deps.outbox;
+    this.#publisher = deps.publisher;
+    this.#clock = deps.clock;
+    this.#metrics = deps.metrics;
+  }
+
+  /** Publishes the given outbox entries (the stream path) and clears the markers of those that went out. */
+  async relay(entries: readonly OutboxEntry[]): Promise<{ failedMarkers: readonly string[] }> {
+    if (entries.length === 0) return { failedMarkers: [] };
+    const { failed } = await this.#publisher.publish(entries.map((entry) => entry.event));
+    const failedIds = new Set(failed.map((event) => event.event_id));
+    const failedMarkers: string[] = [];
+    for (const entry of entries) {
+      if (failedIds.has(entry.event.event_id)) failedMarkers.push(entry.marker);
+      else await this.#outbox.clearOutboxMarker(entry.marker);
+    }
+    this.#metrics.count('relay.published', entries.length - failedMarkers.length);
+    if (failedMarkers.length > 0) this.#metrics.count('relay.publish_failed', failedMarkers.length);
+    return { failedMarkers };
+  }
+
+  /**
+   * Republishes everything still marked and at least `minimumAgeMs` old (the scheduled sweep; locally the
+   * relay loop with age 0). Stops when the outbox is drained or a round publishes nothing.
+   */
+  async sweep(options: { minimumAgeMs?: number; batchSize?: number; maxRounds?: number } = {}): Promise<RelayReport> {
+    const { minimumAgeMs = 0, batchSize = 100, maxRounds = 50 } = options;
+    let published = 0;
+    let failed = 0;
+    for (let round = 0; round < maxRounds; round++) {
+      const cutoff = this.#clock.now().getTime() - minimumAgeMs;
+      const due = (await this.#outbox.pendingEvents(batchSize)).filter(
+        (entry) => Date.parse(entry.event.occurred_at) <= cutoff,
+      );
+      if (due.length === 0) break;
+      const { failedMarkers } = await this.relay(due);
+      published += due.length - failedMarkers.length;
+      failed = failedMarkers.length;
+      if (failedMarkers.length === due.length) break;
+    }
+    return { published, failed };
+  }
+}

@@ -1,0 +1,100 @@
+import { recordEventOf } from '../events/record-event-of.ts';
+import type { Namespace } from '../namespaces/namespace.ts';
+import { namespaceFromStorageKey, systemActor } from '../namespaces/system-namespaces.ts';
+import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
+import { RevisionConflictError } from '../records/record.errors.ts';
+import type { RecordRevision } from '../records/record.schema.ts';
+import type { RecordStore } from '../records/record-store.port.ts';
+import type { Clock } from '../time/clock.ts';
+import type { IdGenerator } from '../time/ids.ts';
+import { RETENTION_SWEEP } from './workflow-catalogue.ts';
+import type { StepInput, WorkflowImplementation } from './workflow-step-executor.ts';
+
+const DAY_MS = 86_400_000;
+const PAGE = 100;
+
+export interface RetentionSweepDependencies {
+  readonly store: RecordStore;
+  readonly directory: NamespaceDirectory;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Days a record stays (as a tombstone, or expired) before every item of it is purged. */
+  readonly purgeAfterDays: () => number;
+}
+
+/**
+ * The retention sweep's steps. Expired records that are still active get a tombstone revision (with a
+ * `record.expired` event, so projections and the audit trail learn of it); records whose expiry lies
+ * more than the purge horizon back lose every stored item. Reads filter expired items anyway: the sweep
+ * makes retention visible and bounded, and does locally what DynamoDB's TTL does late in AWS.
+ */
+export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplementation => {
+  const forEachExpiredHead = async (
+    input: StepInput,
+    expiredBefore: string,
+    act: (namespace: Namespace, head: RecordRevision) => Promise<number>,
+  ): Promise<number> => {
+    let total = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await deps.directory.list({ limit: PAGE, cursor, tenant: input.tenant ?? undefined });
+      for (const entry of page.items) {
+        const namespace = namespaceFromStorageKey(entry.key);
+        if (!namespace) continue;
+        let headCursor: string | undefined;
+        do {
+          const heads = await deps.store.listExpiredHeads(namespace, {
+            limit: PAGE,
+            cursor: headCursor,
+            expiredBefore,
+          });
+          for (const head of heads.items) total += await act(namespace, head);
+          headCursor = heads.nextCursor;
+        } while (headCursor);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return total;
+  };
+
+  const tombstone = async (_: Namespace, head: RecordRevision): Promise<number> => {
+    if (head.status !== 'active') return 0;
+    const tombstoneRevision: RecordRevision = {
+      ...head,
+      revision: head.revision + 1,
+      status: 'deleted',
+      content: null,
+      provenance: { ...head.provenance, revisedBy: systemActor(RETENTION_SWEEP.name) },
+      updatedAt: deps.clock.now().toISOString(),
+    };
+    try {
+      await deps.store.append(tombstoneRevision, recordEventOf(tombstoneRevision, 'record.expired', deps.ids.next()));
+      return 1;
+    } catch (error) {
+      // Revised meanwhile: the new revision carries a new expiry; the next sweep judges it again.
+      if (error instanceof RevisionConflictError) return 0;
+      throw error;
+    }
+  };
+
+  return {
+    policy: RETENTION_SWEEP,
+    steps: {
+      'tombstone-expired-records': async (input) => {
+        const tombstoned = await forEachExpiredHead(input, deps.clock.now().toISOString(), tombstone);
+        return { ...input, counts: { ...input.counts, tombstoned } };
+      },
+      'purge-past-horizon': async (input) => {
+        let purgedRecords = 0;
+        const horizon = new Date(deps.clock.now().getTime() - deps.purgeAfterDays() * DAY_MS).toISOString();
+        const purgedItems = await forEachExpiredHead(input, horizon, async (namespace, head) => {
+          purgedRecords += 1;
+          return deps.store.purge(namespace, head.id);
+        });
+        return { ...input, counts: { ...input.counts, purgedRecords, purgedItems } };
+      },
+      report: async (input) => input,
+      'record-failure': async (input) => input,
+    },
+  };
+};

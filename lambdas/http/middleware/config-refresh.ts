@@ -1,0 +1,14 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
+import type { ApiEvent, ApiResult } from '../api-event.ts';
+
+/**
+ * Lets a changed configuration take effect: every request starts by asking the provider to refresh, which
+ * is a no-op within its TTL and never fails the request (an invalid new value keeps the last good one).
+ */
+export const configRefresh = (config: ConfigProvider): MiddlewareObj<ApiEvent, ApiResult> => ({
+  name: 'config-refresh',
+  before: async () => {
+    await config.refresh();
+  },
+});

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import type { EventPublisher } from '../../lambdas/core/events/event-publisher.port.ts';
+import { OutboxRelay } from '../../lambdas/core/events/outbox-relay.ts';
+import { Reconciler } from '../../lambdas/core/events/reconciler.ts';
+import type { RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
+import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
+import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
+import { scopeOf } from '../support/scopes.ts';
+
+/** Reference 002 TEST-12 against the real adapter: the bus down and head projections lost; reconciliation restores both. */
+describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
+  let table: EmbeddedTable;
+  let store: DynamoDbRecordStore;
+  let busUp = false;
+  const delivered: RecordEvent[] = [];
+  const bus: EventPublisher = {
+    publish: async (events) => {
+      if (!busUp) return { failed: events };
+      delivered.push(...events);
+      return { failed: [] };
+    },
+  };
+
+  beforeEach(async () => {
+    table = await startEmbeddedTable();
+    store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+    delivered.length = 0;
+    busUp = false;
+  });
+
+  afterEach(async () => {
+    await table.close();
+  });
+
+  it('repairs lagging heads, publishes the outbox, and reports what it fixed', async () => {
+    // Prepare: three notes in two namespaces; every head write of revision 2 is lost
+    const alice = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
+    const bob = scopeOf({ tenant: 'acme', sub: 'bob' }).namespace('note', { agent: 'coder' });
+    const send = table.client.send.bind(table.client);
+    table.client.send = ((command: { input: { Item?: { sk?: { S?: string }; revision?: { N?: string } } } }) => {
+      const item = command.input.Item;
+      if (item?.sk?.S?.startsWith('H#') && item.revision?.N === '2') {
+        return Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }));
+      }
+      return send(command as never);
+    }) as typeof table.client.send;
+    const ids = [newRecordId(), newRecordId(), newRecordId()];
+    for (const [index, id] of ids.entries()) {
+      const namespace = index === 2 ? bob : alice;
+      for (const revision of [1, 2]) {
+        const value = revisionOf(namespace, id, revision);
+        await store.append(value, eventOf(value));
+      }
+    }
+    table.client.send = send;
+    const relay = new OutboxRelay({ outbox: store, publisher: bus, clock: new ManualClock(), metrics: table.metrics });
+    expect((await store.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([1, 1]);
+
+    // Act
+    busUp = true;
+    const report = await new Reconciler({ store, directory: store, relay }).run();
+
+    // Assess
+    expect(report).toEqual({
+      namespaces: 2,
+      records: 3,
+      headsRepaired: 3,
+      eventsRepublished: 6,
+      eventsStillPending: 0,
+    });
+    expect((await store.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([2, 2]);
+    expect((await store.listHeads(bob, { limit: 10 })).items.map((head) => head.revision)).toEqual([2]);
+    expect(delivered).toHaveLength(6);
+    expect(await new Reconciler({ store, directory: store, relay }).run()).toMatchObject({
+      headsRepaired: 0,
+      eventsRepublished: 0,
+    });
+  });
+});

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_CONFIG,
+  DEFAULT_CONFIG_DOCUMENT_PATH,
+  defaultConfigDocument,
+  MemoryHubConfig,
+} from '../../../lambdas/core/config/memory-hub-config.ts';
+
+describe('Document: default-config.json', () => {
+  const committed: unknown = JSON.parse(readFileSync(DEFAULT_CONFIG_DOCUMENT_PATH, 'utf8'));
+
+  it('is exactly the schema defaults (run `npm run generate` after changing a default)', () => {
+    expect(committed).toEqual(defaultConfigDocument());
+    expect(committed).toEqual(DEFAULT_CONFIG);
+  });
+
+  it('is a valid configuration document that names every section', () => {
+    expect(MemoryHubConfig.parse(committed)).toEqual(committed);
+    expect(Object.keys(committed as object).sort()).toEqual(Object.keys(MemoryHubConfig.shape).sort());
+  });
+});
+
+describe('Document: README configuration example', () => {
+  it('is a valid configuration document', () => {
+    // Prepare
+    const readme = readFileSync('README.md', 'utf8');
+    const example = /\*\*Configuration\.\*\*[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+
+    // Act
+    const config = MemoryHubConfig.parse(JSON.parse(example ?? 'null'));
+
+    // Assess
+    expect(config.agents).not.toEqual({});
+  });
+});

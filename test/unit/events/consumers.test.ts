@@ -1,0 +1,105 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryAuditTrail } from '../../../lambdas/adapters/memory/in-memory-audit-trail.ts';
+import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
+import { AuditConsumer } from '../../../lambdas/core/audit/audit.consumer.ts';
+import { HeadProjectionConsumer } from '../../../lambdas/core/events/head-projection.consumer.ts';
+import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
+import { scopeOf } from '../../support/scopes.ts';
+
+/** Reference 002 TEST-05: duplicate and out-of-order delivery have exactly one effect. */
+describe('Event consumers', () => {
+  let store: InMemoryRecordStore;
+  const notes = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
+
+  beforeEach(() => {
+    store = new InMemoryRecordStore({ clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+  });
+
+  /** Commits revisions from..to while the head projection does not move, as after a lost projection write. */
+  const commitWithoutProjection = async (id: string, from: number, to: number) => {
+    const project = store.projectHead.bind(store);
+    store.projectHead = async () => false;
+    const events = [];
+    for (let revision = from; revision <= to; revision++) {
+      const value = revisionOf(notes, id, revision);
+      const event = eventOf(value);
+      await store.append(value, event);
+      events.push(event);
+    }
+    store.projectHead = project;
+    return events;
+  };
+
+  const projectedRevision = async () => (await store.listHeads(notes, { limit: 1 })).items[0]?.revision;
+
+  describe('Class: HeadProjectionConsumer', () => {
+    it('applies an event once; its duplicate changes nothing', async () => {
+      const consumer = new HeadProjectionConsumer({ store, directory: store });
+      const id = newRecordId();
+      const first = revisionOf(notes, id, 1);
+      await store.append(first, eventOf(first));
+      const [second] = await commitWithoutProjection(id, 2, 2);
+      expect(await projectedRevision()).toBe(1);
+
+      const outcomes = [
+        await consumer.consume(second as NonNullable<typeof second>),
+        await consumer.consume(second as NonNullable<typeof second>),
+      ];
+
+      expect(outcomes).toEqual(['applied', 'ignored']);
+      expect(await projectedRevision()).toBe(2);
+    });
+
+    it('moves a lagging head forward, and an older revision arriving afterwards changes nothing', async () => {
+      const consumer = new HeadProjectionConsumer({ store, directory: store });
+      const [, second, third] = await commitWithoutProjection(newRecordId(), 1, 3);
+      expect(await projectedRevision()).toBeUndefined();
+
+      const outcomes = [
+        await consumer.consume(third as NonNullable<typeof third>),
+        await consumer.consume(second as NonNullable<typeof second>),
+        await consumer.consume(third as NonNullable<typeof third>),
+      ];
+
+      expect(outcomes).toEqual(['applied', 'ignored', 'ignored']);
+      expect(await projectedRevision()).toBe(3);
+    });
+
+    it('ignores an event whose namespace it cannot resolve', async () => {
+      const consumer = new HeadProjectionConsumer({ store, directory: store });
+      const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace('note'), newRecordId(), 1);
+
+      expect(await consumer.consume(eventOf(stranger))).toBe('ignored');
+    });
+  });
+
+  describe('Class: AuditConsumer', () => {
+    it('writes one entry per event however often it is delivered, with no content', async () => {
+      const trail = new InMemoryAuditTrail();
+      const consumer = new AuditConsumer({ trail });
+      const revision = revisionOf(notes, newRecordId(), 1, { content: { text: 'private words', tags: [] } });
+      const event = eventOf(revision);
+
+      const outcomes = [await consumer.consume(event), await consumer.consume(event), await consumer.consume(event)];
+
+      expect(outcomes).toEqual(['applied', 'ignored', 'ignored']);
+      const { items } = await trail.list('acme', { limit: 10 });
+      expect(items).toEqual([
+        {
+          id: event.event_id,
+          occurredAt: event.occurred_at,
+          actor: { principal: 'alice', client: 'test-client' },
+          action: 'record.created',
+          recordKind: 'note',
+          recordId: revision.id,
+          revision: 1,
+          decision: 'committed',
+          reasonCode: 'revision.created',
+        },
+      ]);
+      expect(JSON.stringify(items)).not.toMatch(/private words|t\/acme/);
+      expect((await trail.list('globex', { limit: 10 })).items).toEqual([]);
+    });
+  });
+});

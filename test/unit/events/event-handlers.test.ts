@@ -1,0 +1,90 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
+import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { OutboxRelay } from '../../../lambdas/core/events/outbox-relay.ts';
+import type { RecordEvent } from '../../../lambdas/core/events/record-event.schema.ts';
+import { encodeCursor } from '../../../lambdas/core/records/page-cursor.ts';
+import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+import { consumerHandler, relayOutboxStreamHandler } from '../../../lambdas/handlers/events.handlers.ts';
+import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
+import { scopeOf } from '../../support/scopes.ts';
+
+const streamRecord = (id: string, image: Record<string, AttributeValue>) => ({
+  eventID: id,
+  eventName: 'INSERT' as const,
+  dynamodb: { NewImage: image as never },
+});
+
+describe('Handler: relayOutboxStream', () => {
+  it('publishes the marked revisions of a stream batch and reports only the failed ones as batch item failures', async () => {
+    // Prepare
+    const notes = scopeOf().namespace('note');
+    const [ok, refused] = [eventOf(revisionOf(notes, newRecordId(), 1)), eventOf(revisionOf(notes, newRecordId(), 1))];
+    const image = (event: RecordEvent) => ({
+      pk: { S: notes.key },
+      sk: { S: `R#${event.record_id}#0000000001` },
+      outboxEvent: { S: JSON.stringify(event) },
+    });
+    const cleared: string[] = [];
+    const relay = new OutboxRelay({
+      outbox: {
+        pendingEvents: async () => [],
+        clearOutboxMarker: async (marker) => {
+          cleared.push(marker);
+        },
+      },
+      publisher: {
+        publish: async (events) => ({ failed: events.filter((event) => event.event_id === refused.event_id) }),
+      },
+      clock: new ManualClock(),
+      metrics: new InMemoryMetrics(),
+    });
+    const batch: DynamoDBStreamEvent = {
+      Records: [
+        streamRecord('stream-1', image(ok)),
+        streamRecord('stream-2', image(refused)),
+        // A head projection or a cleared marker carries no outbox event: nothing to relay.
+        streamRecord('stream-3', { pk: { S: notes.key }, sk: { S: `H#${ok.record_id}` } }),
+      ],
+    };
+
+    // Act
+    const response = await relayOutboxStreamHandler(relay)(batch);
+
+    // Assess
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'stream-2' }] });
+    expect(cleared).toEqual([encodeCursor(JSON.stringify([notes.key, `R#${ok.record_id}#0000000001`]))]);
+  });
+});
+
+describe('Handler: consumer behind an EventBridge rule', () => {
+  it('hands the event detail to its consumer, idempotently', async () => {
+    const store = new InMemoryRecordStore({ clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+    const revision = revisionOf(scopeOf().namespace('note'), newRecordId(), 1);
+    const event = eventOf(revision);
+    await store.append(revision, event);
+    const seen: RecordEvent[] = [];
+    const handler = consumerHandler({
+      name: 'probe',
+      consume: async (received) => {
+        seen.push(received);
+        return seen.length === 1 ? 'applied' : 'ignored';
+      },
+    });
+    const delivery = { detail: event, 'detail-type': event.event_type, source: 'memory-hub' } as EventBridgeEvent<
+      string,
+      unknown
+    >;
+
+    expect(await handler(delivery)).toEqual({ outcome: 'applied' });
+    expect(await handler(delivery)).toEqual({ outcome: 'ignored' });
+    expect(seen).toEqual([event, event]);
+  });
+
+  it('refuses an event that is not a record event (so EventBridge retries, then dead-letters it)', async () => {
+    const handler = consumerHandler({ name: 'probe', consume: async () => 'applied' });
+    await expect(handler({ detail: { text: 'not an event' } } as EventBridgeEvent<string, unknown>)).rejects.toThrow();
+  });
+});
