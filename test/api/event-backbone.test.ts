@@ -98,7 +98,7 @@ describe('API: event backbone', () => {
     await api.request('POST', '/v1/notes', { token: writer, body: { text: 'dead-lettered' } });
     await api.server.relay.idle();
     const { deadLetters, bus } = api.server.backend.local;
-    expect(await deadLetters.list(10)).toHaveLength(1);
+    expect(await deadLetters.receive(10)).toHaveLength(1);
     expect(await auditOf()).toEqual([]);
 
     // Act: the consumer recovers; the dead letters are replayed, twice

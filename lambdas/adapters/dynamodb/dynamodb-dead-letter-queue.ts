@@ -1,5 +1,5 @@
 import { DeleteItemCommand, type DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { DeadLetter, DeadLetterQueue } from '../../core/events/dead-letter-queue.port.ts';
+import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
 import { RecordEvent } from '../../core/events/record-event.schema.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import { translateStorageError } from './dynamodb-errors.ts';
@@ -41,7 +41,7 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
     );
   }
 
-  async list(limit: number): Promise<readonly DeadLetter[]> {
+  async receive(limit: number): Promise<readonly ReceivedDeadLetter[]> {
     const output = await this.#send(() =>
       this.#client.send(
         new QueryCommand({
@@ -54,18 +54,19 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
       ),
     );
     return (output.Items ?? []).map((item) => ({
+      receipt: item.sk?.S ?? '',
       consumer: item.consumer?.S ?? '',
       reason: item.reason?.S ?? '',
       event: RecordEvent.parse(JSON.parse(item.event?.S ?? 'null')),
     }));
   }
 
-  async remove(letter: DeadLetter): Promise<void> {
+  async remove(receipt: string): Promise<void> {
     await this.#send(() =>
       this.#client.send(
         new DeleteItemCommand({
           TableName: this.#table,
-          Key: { pk: { S: PARTITION }, sk: { S: `${letter.consumer}#${letter.event.event_id}` } },
+          Key: { pk: { S: PARTITION }, sk: { S: receipt } },
         }),
       ),
     );

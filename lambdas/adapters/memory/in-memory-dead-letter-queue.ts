@@ -1,4 +1,4 @@
-import type { DeadLetter, DeadLetterQueue } from '../../core/events/dead-letter-queue.port.ts';
+import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
 
 /** Test double of the dead-letter queue. */
 export class InMemoryDeadLetterQueue implements DeadLetterQueue {
@@ -8,11 +8,11 @@ export class InMemoryDeadLetterQueue implements DeadLetterQueue {
     this.#letters.set(`${letter.consumer}#${letter.event.event_id}`, structuredClone(letter));
   }
 
-  async list(limit: number): Promise<readonly DeadLetter[]> {
-    return [...this.#letters.values()].slice(0, limit);
+  async receive(limit: number): Promise<readonly ReceivedDeadLetter[]> {
+    return [...this.#letters.entries()].slice(0, limit).map(([receipt, letter]) => ({ ...letter, receipt }));
   }
 
-  async remove(letter: DeadLetter): Promise<void> {
-    this.#letters.delete(`${letter.consumer}#${letter.event.event_id}`);
+  async remove(receipt: string): Promise<void> {
+    this.#letters.delete(receipt);
   }
 }

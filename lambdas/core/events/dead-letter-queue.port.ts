@@ -7,9 +7,14 @@ export interface DeadLetter {
   readonly reason: string;
 }
 
+/** A dead letter as received from its queue; `receipt` is what removes it. */
+export interface ReceivedDeadLetter extends DeadLetter {
+  readonly receipt: string;
+}
+
 /** Events a consumer kept failing on, held for a controlled replay. */
 export interface DeadLetterQueue {
   put(letter: DeadLetter): Promise<void>;
-  list(limit: number): Promise<readonly DeadLetter[]>;
-  remove(letter: DeadLetter): Promise<void>;
+  receive(limit: number): Promise<readonly ReceivedDeadLetter[]>;
+  remove(receipt: string): Promise<void>;
 }

@@ -7,27 +7,31 @@ export interface ReplayReport {
 }
 
 /**
- * Re-drives dead letters to the consumer that gave up on them; a letter leaves the queue only once that
- * consumer has taken it. Consumers are idempotent, so a letter replayed twice has one effect.
+ * Re-drives dead letters: each is delivered again (to the consumer that gave up on it, or to the bus) and
+ * leaves its queue only once delivered. Consumers are idempotent, so a letter replayed twice has one effect.
  */
 export const replayDeadLetters = async (
-  deadLetters: DeadLetterQueue,
+  queue: DeadLetterQueue,
   deliver: (event: RecordEvent, consumer: string) => Promise<boolean>,
-  batchSize = 100,
+  options: { batchSize?: number; maxBatches?: number } = {},
 ): Promise<ReplayReport> => {
+  const { batchSize = 10, maxBatches = 1000 } = options;
   let replayed = 0;
   let stillFailing = 0;
-  const seen = new Set<string>();
-  for (;;) {
-    const letters = (await deadLetters.list(batchSize)).filter(
-      (letter) => !seen.has(`${letter.consumer}#${letter.event.event_id}`),
+  const attempted = new Set<string>();
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const letters = (await queue.receive(batchSize)).filter(
+      (letter) => !attempted.has(`${letter.consumer}#${letter.event.event_id}`),
     );
     if (letters.length === 0) break;
     for (const letter of letters) {
-      seen.add(`${letter.consumer}#${letter.event.event_id}`);
-      await deadLetters.remove(letter);
-      if (await deliver(letter.event, letter.consumer)) replayed += 1;
-      else stillFailing += 1;
+      attempted.add(`${letter.consumer}#${letter.event.event_id}`);
+      if (await deliver(letter.event, letter.consumer)) {
+        await queue.remove(letter.receipt);
+        replayed += 1;
+      } else {
+        stillFailing += 1;
+      }
     }
   }
   return { replayed, stillFailing };
