@@ -4,17 +4,33 @@ import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { FeaturePlan } from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
+import type { BackendResources } from './backend-access.ts';
+import { pascalCase } from './construct-ids.ts';
 import { ApiFunctions } from './constructs/api-functions.ts';
 import { EncryptionKey } from './constructs/encryption-key.ts';
+import { MemoryHubEventBus } from './constructs/event-bus.ts';
+import { EventConsumers } from './constructs/event-consumers.ts';
 import { MemoryHubHttpApi } from './constructs/http-api.ts';
 import { Identity } from './constructs/identity.ts';
 import { MemoryTable } from './constructs/memory-table.ts';
+import { OutboxRelay } from './constructs/outbox-relay.ts';
+import { loadDefaultConfig, Parameters } from './constructs/parameters.ts';
+import { Workflows } from './constructs/workflows.ts';
 import { loadOpenApiDocument } from './openapi-operations.ts';
+import { loadWorkflowsDocument } from './workflow-policies.ts';
 
 /** The repository root: Lambda entries in the OpenAPI document are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The document generated from the zod operation definitions (`lambdas/http`). */
 export const OPENAPI_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/http/openapi.json');
+/** The workflow policies generated from the core's workflow catalogue. */
+export const WORKFLOWS_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/core/workflows/workflows.json');
+/** The default configuration generated from the core's configuration schema. */
+export const DEFAULT_CONFIG_PATH = resolve(PROJECT_ROOT, 'lambdas/core/config/default-config.json');
+/** Entry of the outbox relay (`relayOutboxStream`, `sweepOutbox`) and the consumers (`projectHead`, `recordAudit`). */
+export const EVENTS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/handlers/events.lambda.ts');
+/** Entry of the workflow step runner (`runWorkflowStep`). */
+export const WORKFLOWS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/handlers/workflows.lambda.ts');
 
 /** Lower-case, starts with a letter: it ends up in the stack name, the key alias and the pool name. */
 export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
@@ -26,6 +42,14 @@ export interface MemoryHubStackProps extends StackProps {
   readonly openApiDocumentPath?: string;
   /** Directory the document's Lambda entries are relative to. @default PROJECT_ROOT */
   readonly projectRoot?: string;
+  /** @default WORKFLOWS_DOCUMENT_PATH */
+  readonly workflowsDocumentPath?: string;
+  /** @default DEFAULT_CONFIG_PATH */
+  readonly defaultConfigPath?: string;
+  /** @default EVENTS_ENTRY */
+  readonly eventsEntry?: string;
+  /** @default WORKFLOWS_ENTRY */
+  readonly workflowsEntry?: string;
   /** Stage-wide API throttling. @default DEFAULT_THROTTLE of the HTTP API construct */
   readonly throttle?: ThrottleSettings;
   /** @default FeaturePlan.ESSENTIALS */
@@ -36,6 +60,11 @@ export interface MemoryHubStackProps extends StackProps {
 export class MemoryHubStack extends Stack {
   public readonly encryptionKey: EncryptionKey;
   public readonly memoryTable: MemoryTable;
+  public readonly parameters: Parameters;
+  public readonly eventBus: MemoryHubEventBus;
+  public readonly outboxRelay: OutboxRelay;
+  public readonly eventConsumers: EventConsumers;
+  public readonly workflows: Workflows;
   public readonly identity: Identity;
   public readonly api: MemoryHubHttpApi;
   public readonly apiFunctions: ApiFunctions;
@@ -44,7 +73,18 @@ export class MemoryHubStack extends Stack {
     if (!STAGE_PATTERN.test(props.stage)) {
       throw new Error(`Invalid stage "${props.stage}": expected ${STAGE_PATTERN} (e.g. dev, prod)`);
     }
-    const { stage, openApiDocumentPath, projectRoot, throttle, featurePlan, ...stackProps } = props;
+    const {
+      stage,
+      openApiDocumentPath,
+      projectRoot,
+      workflowsDocumentPath,
+      defaultConfigPath,
+      eventsEntry,
+      workflowsEntry,
+      throttle,
+      featurePlan,
+      ...stackProps
+    } = props;
     super(scope, id, {
       description: `Memory Hub (${stage}): governed memory service for multi-agent LLM systems`,
       ...stackProps,
@@ -54,6 +94,35 @@ export class MemoryHubStack extends Stack {
 
     this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', { stage });
     this.memoryTable = new MemoryTable(this, 'MemoryTable', { encryptionKey: this.encryptionKey.key });
+    this.parameters = new Parameters(this, 'Parameters', {
+      stage,
+      defaultConfig: loadDefaultConfig(defaultConfigPath ?? DEFAULT_CONFIG_PATH),
+    });
+    const backend: BackendResources = {
+      stage,
+      table: this.memoryTable.table,
+      encryptionKey: this.encryptionKey.key,
+      configParameter: this.parameters.config,
+    };
+
+    this.eventBus = new MemoryHubEventBus(this, 'EventBus', { stage });
+    this.outboxRelay = new OutboxRelay(this, 'OutboxRelay', {
+      ...backend,
+      entry: eventsEntry ?? EVENTS_ENTRY,
+      eventBus: this.eventBus.bus,
+    });
+    this.eventConsumers = new EventConsumers(this, 'EventConsumers', {
+      ...backend,
+      entry: eventsEntry ?? EVENTS_ENTRY,
+      eventBus: this.eventBus.bus,
+    });
+    this.workflows = new Workflows(this, 'Workflows', {
+      ...backend,
+      document: loadWorkflowsDocument(workflowsDocumentPath ?? WORKFLOWS_DOCUMENT_PATH),
+      entry: workflowsEntry ?? WORKFLOWS_ENTRY,
+      eventBus: this.eventBus.bus,
+    });
+
     this.identity = new Identity(this, 'Identity', {
       stage,
       ...(featurePlan ? { featurePlan } : {}),
@@ -71,6 +140,8 @@ export class MemoryHubStack extends Stack {
       authorizer: this.api.authorizer,
       table: this.memoryTable.table,
       encryptionKey: this.encryptionKey.key,
+      configParameter: this.parameters.config,
+      stateMachines: this.workflows.stateMachines,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
@@ -78,5 +149,13 @@ export class MemoryHubStack extends Stack {
     new CfnOutput(this, 'AgentAppClientId', { value: this.identity.agentAppClient.userPoolClientId });
     new CfnOutput(this, 'TableName', { value: this.memoryTable.table.tableName });
     new CfnOutput(this, 'KeyAlias', { value: this.encryptionKey.alias.aliasName });
+    new CfnOutput(this, 'EventBusName', { value: this.eventBus.bus.eventBusName });
+    new CfnOutput(this, 'ConfigParameterName', { value: this.parameters.config.parameterName });
+    for (const [name, stateMachine] of this.workflows.stateMachines) {
+      new CfnOutput(this, `${pascalCase(name)}StateMachineArn`, {
+        value: stateMachine.stateMachineArn,
+        description: `State machine of the ${name} workflow`,
+      });
+    }
   }
 }

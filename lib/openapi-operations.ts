@@ -23,6 +23,8 @@ const LambdaBinding = z.object({
     .refine((entry) => !entry.split('/').includes('..'), 'must not leave the project'),
   handler: z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]*$/, 'must be the name of an exported function'),
   access: StorageAccess,
+  /** The function starts workflow executions (it is told every state machine and may start each). */
+  startsWorkflows: z.boolean().optional(),
 });
 export type LambdaBinding = z.infer<typeof LambdaBinding>;
 
@@ -54,6 +56,8 @@ export interface ApiFunctionSpec {
   readonly entry: string;
   readonly handler: string;
   readonly access: StorageAccess;
+  /** Whether any operation served by the function starts workflows. */
+  readonly startsWorkflows: boolean;
   readonly operations: readonly ApiOperation[];
 }
 
@@ -109,16 +113,19 @@ export function readApiOperations(document: unknown): ApiOperation[] {
 export function groupOperationsByFunction(operations: readonly ApiOperation[]): ApiFunctionSpec[] {
   const byKey = new Map<
     string,
-    { entry: string; handler: string; access: StorageAccess; operations: ApiOperation[] }
+    { entry: string; handler: string; access: StorageAccess; startsWorkflows: boolean; operations: ApiOperation[] }
   >();
   for (const operation of operations) {
     const { entry, handler, access } = operation.lambda;
+    const startsWorkflows = operation.lambda.startsWorkflows === true;
     const key = `${entry}#${handler}`;
     const existing = byKey.get(key);
     if (existing === undefined) {
-      byKey.set(key, { entry, handler, access, operations: [operation] });
+      byKey.set(key, { entry, handler, access, startsWorkflows, operations: [operation] });
       continue;
     }
+    // One role per function: if one of its operations starts workflows, the function may.
+    existing.startsWorkflows ||= startsWorkflows;
     if (existing.access !== access) {
       throw new Error(
         `${key} is named with access "${existing.access}" and with access "${access}" ` +

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, relative, resolve } from 'node:path';
-import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import {
   type HttpApi,
   HttpMethod,
@@ -11,7 +11,11 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
+import type { IStringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
+import { pascalCase } from '../construct-ids.ts';
 import {
   type ApiFunctionSpec,
   type ApiOperation,
@@ -35,6 +39,14 @@ export interface ApiFunctionsProps {
   readonly table: Table;
   /** The customer-managed key of the table and of the envelope encryption. */
   readonly encryptionKey: IKey;
+  /** The configuration parameter; every function with storage access may read it. */
+  readonly configParameter: IStringParameter;
+  /**
+   * The workflows' state machines by workflow name. Functions whose operations declare
+   * `startsWorkflows` may start any of them and are told their ARNs.
+   * @default none: such a function is refused
+   */
+  readonly stateMachines?: ReadonlyMap<string, IStateMachine>;
   /** Tuning shared by every API function; each has explicit defaults in `ServiceFunction`. */
   readonly functionProps?: Pick<ServiceFunctionProps, 'memorySize' | 'timeout' | 'logRetention'>;
 }
@@ -43,11 +55,9 @@ export interface ApiFunctionsProps {
  * The API's Lambda functions and routes, derived from the OpenAPI document: one function per distinct
  * (entry, handler) pair, every route that names it attached to it.
  *
- * Grants follow the operation's declared `access`:
- * - `none`: nothing beyond its own log group;
- * - `read`: `table.grantReadData` + `key.grantDecrypt`;
- * - `write`: `table.grantReadWriteData` + `key.grantEncryptDecrypt` (which includes `GenerateDataKey*`,
- *   needed to create data keys for envelope encryption).
+ * Grants and environment follow the operation's declared `access` (see `grantBackendAccess`); a function
+ * declaring `startsWorkflows` may also start every workflow's state machine, whose ARNs it is given as
+ * `MEMORY_HUB_STATE_MACHINES` (a JSON object: workflow name → state machine ARN).
  */
 export class ApiFunctions extends Construct {
   /** Functions by `entry#handler`. */
@@ -60,6 +70,12 @@ export class ApiFunctions extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
     this.specs = groupOperationsByFunction(readApiOperations(props.document));
+    const backend: BackendResources = {
+      stage: props.stage,
+      table: props.table,
+      encryptionKey: props.encryptionKey,
+      configParameter: props.configParameter,
+    };
 
     const functions = new Map<string, ServiceFunction>();
     const routes: HttpRoute[] = [];
@@ -76,12 +92,16 @@ export class ApiFunctions extends Construct {
         handler: spec.handler,
         description: `${spec.handler} (${spec.operations.map(routeKeyOf).join(', ')})`.slice(0, 256),
         environment: {
-          MEMORY_HUB_STAGE: props.stage,
-          MEMORY_HUB_TABLE_NAME: props.table.tableName,
-          MEMORY_HUB_KEY_ARN: props.encryptionKey.keyArn,
+          ...backendEnvironment(backend, spec.access),
+          ...(spec.startsWorkflows ? this.allowStartingWorkflows(spec, props.stateMachines) : {}),
         },
       });
-      this.grantAccess(serviceFunction, spec, props);
+      grantBackendAccess(serviceFunction, backend, spec.access);
+      if (spec.startsWorkflows) {
+        for (const stateMachine of props.stateMachines?.values() ?? []) {
+          stateMachine.grantStartExecution(serviceFunction.role);
+        }
+      }
       functions.set(spec.key, serviceFunction);
 
       const integration = new HttpLambdaIntegration(`${functionId}Integration`, serviceFunction.function);
@@ -114,36 +134,16 @@ export class ApiFunctions extends Construct {
     return absolute;
   }
 
-  private grantAccess(serviceFunction: ServiceFunction, spec: ApiFunctionSpec, props: ApiFunctionsProps): void {
-    const { table, encryptionKey } = props;
-    const role = serviceFunction.role;
-    switch (spec.access) {
-      case 'none':
-        return;
-      case 'read':
-        table.grantReadData(role);
-        encryptionKey.grantDecrypt(role);
-        break;
-      case 'write':
-        table.grantReadWriteData(role);
-        encryptionKey.grantEncryptDecrypt(role);
-        Validations.of(role).acknowledge(
-          {
-            id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-            reason:
-              'From key.grantEncryptDecrypt on the one customer-managed key: envelope encryption creates data keys (GenerateDataKey, GenerateDataKeyWithoutPlaintext).',
-          },
-          {
-            id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-            reason: 'From key.grantEncryptDecrypt on the one customer-managed key (ReEncryptFrom/To on that key only).',
-          },
-        );
-        break;
+  /** The state machines' ARNs for the function's environment; refuses a function with nothing to start. */
+  private allowStartingWorkflows(
+    spec: ApiFunctionSpec,
+    stateMachines: ReadonlyMap<string, IStateMachine> | undefined,
+  ): Record<string, string> {
+    if (stateMachines === undefined || stateMachines.size === 0) {
+      throw new Error(`${spec.key} starts workflows, but no workflow state machine was given`);
     }
-    Validations.of(role).acknowledge({
-      id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement)}.Arn>/index/*]`,
-      reason: `From table.grant${spec.access === 'read' ? 'ReadData' : 'ReadWriteData'}: queries of this table's own indexes (the outbox index), no other table.`,
-    });
+    const arns = Object.fromEntries([...stateMachines].map(([name, machine]) => [name, machine.stateMachineArn]));
+    return { MEMORY_HUB_STATE_MACHINES: Stack.of(this).toJsonString(arns) };
   }
 }
 
@@ -153,12 +153,4 @@ const routeKeyOf = (operation: ApiOperation): string => `${operation.method} ${o
 function functionIdOf(spec: ApiFunctionSpec): string {
   const module = basename(spec.entry).replace(/(\.lambda)?\.ts$/, '');
   return `${pascalCase(module)}${pascalCase(spec.handler)}`;
-}
-
-function pascalCase(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter((word) => word.length > 0)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
 }

@@ -17,6 +17,13 @@ export interface ServiceFunctionProps
   readonly handler: string;
   /** @default RetentionDays.ONE_MONTH */
   readonly logRetention?: RetentionDays;
+  /**
+   * Whether a caller waits for the answer (API Gateway, Cognito): the timeout is then capped at
+   * `MAX_SYNCHRONOUS_TIMEOUT`. Stream, event, schedule and workflow functions run unattended and may take
+   * up to Lambda's 15 minutes.
+   * @default true
+   */
+  readonly synchronous?: boolean;
 }
 
 /** Secure, explicit defaults shared by every Memory Hub Lambda function. */
@@ -27,6 +34,11 @@ export const SERVICE_FUNCTION_DEFAULTS = {
   timeout: Duration.seconds(10),
   logRetention: RetentionDays.ONE_MONTH,
 } as const;
+
+/** API Gateway waits 29 s, Cognito 5 s: a longer timeout on a synchronous function only hides work nobody waits for. */
+export const MAX_SYNCHRONOUS_TIMEOUT = Duration.seconds(29);
+/** Lambda's own limit. */
+export const MAX_ASYNCHRONOUS_TIMEOUT = Duration.minutes(15);
 
 /**
  * A Node.js 24 arm64 function bundled locally by esbuild, with its own log group (finite retention) and
@@ -41,16 +53,17 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const { logRetention, ...functionProps } = props;
+    const { logRetention, synchronous = true, ...functionProps } = props;
     const memorySize = props.memorySize ?? SERVICE_FUNCTION_DEFAULTS.memorySize;
     const timeout = props.timeout ?? SERVICE_FUNCTION_DEFAULTS.timeout;
     if (memorySize < 128 || memorySize > 10_240) {
       throw new Error(`${this.node.path}: memorySize ${memorySize} MB is out of range`);
     }
-    if (timeout.toSeconds() > 29) {
-      // Every caller is synchronous (API Gateway waits 29 s, Cognito 5 s): a longer timeout only hides
-      // work nobody waits for.
-      throw new Error(`${this.node.path}: timeout must not exceed 29 seconds`);
+    const maxTimeout = synchronous ? MAX_SYNCHRONOUS_TIMEOUT : MAX_ASYNCHRONOUS_TIMEOUT;
+    if (timeout.toSeconds() > maxTimeout.toSeconds()) {
+      throw new Error(
+        `${this.node.path}: timeout must not exceed ${maxTimeout.toSeconds()} seconds for a ${synchronous ? 'synchronous' : 'asynchronous'} function`,
+      );
     }
 
     this.logGroup = new LogGroup(this, 'LogGroup', {

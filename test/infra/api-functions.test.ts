@@ -12,6 +12,7 @@ interface PolicyStatement {
 
 const THINGS_ENTRY = 'test/infra/fixtures/handlers/things.lambda.ts';
 const SYSTEM_ENTRY = 'test/infra/fixtures/handlers/system.lambda.ts';
+const ADMIN_ENTRY = 'test/infra/fixtures/handlers/admin.lambda.ts';
 
 describe('Construct: ApiFunctions', () => {
   let synthesized: SynthesizedApp;
@@ -22,15 +23,15 @@ describe('Construct: ApiFunctions', () => {
     if (serviceFunction === undefined) throw new Error(`no function for ${entry}#${handler}`);
     return serviceFunction;
   };
-  const actionsOf = (serviceFunction: ServiceFunction): string[] => {
+  const statementsOf = (serviceFunction: ServiceFunction): PolicyStatement[] => {
     const roleLogicalId = logicalIdOf(serviceFunction.role.node.defaultChild as CfnElement);
     const policies = synthesized.template.findResources('AWS::IAM::Policy', {
       Properties: { Roles: Match.arrayWith([{ Ref: roleLogicalId }]) },
     });
-    return Object.values(policies).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as PolicyStatement[]).flatMap((statement) => statement.Action),
-    );
+    return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatement[]);
   };
+  const actionsOf = (serviceFunction: ServiceFunction): string[] =>
+    statementsOf(serviceFunction).flatMap((statement) => statement.Action);
 
   beforeAll(() => {
     // Prepare & Act
@@ -47,10 +48,11 @@ describe('Construct: ApiFunctions', () => {
         `${THINGS_ENTRY}#createThing`,
         `${THINGS_ENTRY}#getThing`,
         `${THINGS_ENTRY}#deleteThing`,
+        `${ADMIN_ENTRY}#startWorkflow`,
       ].sort(),
     );
-    // The five API functions and the pre-token-generation trigger.
-    synthesized.template.resourceCountIs('AWS::Lambda::Function', 6);
+    // The six API functions, the pre-token-generation trigger, relay and sweep, two consumers, the step runner.
+    synthesized.template.resourceCountIs('AWS::Lambda::Function', 12);
   });
 
   it('runs every function on Node.js 24, arm64, with explicit memory and timeout and a log group with retention', () => {
@@ -71,7 +73,7 @@ describe('Construct: ApiFunctions', () => {
     }
   });
 
-  it('sizes API functions at 512 MB and 10 s and tells them their stage, table and key', () => {
+  it('sizes API functions at 512 MB and 10 s and tells them their stage, table, key and configuration', () => {
     // Prepare
     const getThing = functionFor(THINGS_ENTRY, 'getThing');
 
@@ -89,10 +91,80 @@ describe('Construct: ApiFunctions', () => {
           MEMORY_HUB_KEY_ARN: {
             'Fn::GetAtt': [logicalIdOf(synthesized.stack.encryptionKey.key.node.defaultChild as CfnElement), 'Arn'],
           },
+          MEMORY_HUB_CONFIG_PARAMETER: {
+            Ref: logicalIdOf(synthesized.stack.parameters.config.node.defaultChild as CfnElement),
+          },
         },
       },
     });
     expect(getThing.function.runtime.name).toBe('nodejs24.x');
+  });
+
+  it('lets every function with storage access read the configuration parameter, and only that parameter', () => {
+    // Prepare
+    const parameterName = { Ref: logicalIdOf(synthesized.stack.parameters.config.node.defaultChild as CfnElement) };
+
+    // Assess
+    for (const spec of synthesized.stack.apiFunctions.specs.filter(({ access }) => access !== 'none')) {
+      const statements = statementsOf(functionFor(spec.entry, spec.handler)).filter((statement) =>
+        [statement.Action].flat().includes('ssm:GetParameter'),
+      );
+      expect(statements, spec.key).toHaveLength(1);
+      expect(JSON.stringify(statements[0]?.Resource), spec.key).toContain(JSON.stringify(parameterName));
+    }
+  });
+
+  it('gives a function without storage access neither the configuration nor workflows', () => {
+    // Assess
+    synthesized.template.hasResourceProperties('AWS::Lambda::Function', {
+      Handler: 'index.getHealth',
+      Environment: {
+        Variables: Match.objectLike({
+          MEMORY_HUB_CONFIG_PARAMETER: Match.absent(),
+          MEMORY_HUB_STATE_MACHINES: Match.absent(),
+        }),
+      },
+    });
+  });
+
+  it('lets a function whose operations start workflows start every state machine, and tells it their ARNs', () => {
+    // Prepare
+    const startWorkflow = functionFor(ADMIN_ENTRY, 'startWorkflow');
+    const stateMachines = [...synthesized.stack.workflows.stateMachines];
+    const starts = statementsOf(startWorkflow).filter((statement) => statement.Action === 'states:StartExecution');
+    const resource = synthesized.template.toJSON().Resources[
+      logicalIdOf(startWorkflow.function.node.defaultChild as CfnElement)
+    ] as { Properties: { Environment: { Variables: Record<string, unknown> } } };
+    const [separator, parts] = (
+      resource.Properties.Environment.Variables.MEMORY_HUB_STATE_MACHINES as { 'Fn::Join': [string, unknown[]] }
+    )['Fn::Join'];
+    const rendered = JSON.parse(
+      parts.map((part) => (typeof part === 'string' ? part : `<${(part as { Ref: string }).Ref}>`)).join(separator),
+    );
+
+    // Assess
+    expect(stateMachines.length).toBeGreaterThan(0);
+    expect(starts.map((statement) => statement.Resource)).toEqual(
+      stateMachines.map(([, stateMachine]) => ({
+        Ref: logicalIdOf(stateMachine.node.defaultChild as CfnElement),
+      })),
+    );
+    expect(rendered).toEqual(
+      Object.fromEntries(
+        stateMachines.map(([name, stateMachine]) => [
+          name,
+          `<${logicalIdOf(stateMachine.node.defaultChild as CfnElement)}>`,
+        ]),
+      ),
+    );
+  });
+
+  it('lets no other API function start workflows', () => {
+    // Assess
+    for (const [key, serviceFunction] of synthesized.stack.apiFunctions.functions) {
+      if (key === `${ADMIN_ENTRY}#startWorkflow`) continue;
+      expect(actionsOf(serviceFunction), key).not.toContain('states:StartExecution');
+    }
   });
 
   it('gives functions their own roles without AWS managed policies', () => {

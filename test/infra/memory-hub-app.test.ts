@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
-import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
-import { readApiOperations } from '../../lib/openapi-operations.ts';
+import { DEFAULT_CONFIG_PATH, OPENAPI_DOCUMENT_PATH, WORKFLOWS_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
+import { groupOperationsByFunction, readApiOperations } from '../../lib/openapi-operations.ts';
+import { loadWorkflowsDocument } from '../../lib/workflow-policies.ts';
 import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { actionsOf, logicalIdOf, statementsAllowing } from './support/template-queries.ts';
 
 interface ValidationReport {
   readonly pluginReports: readonly {
@@ -47,8 +49,10 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
     // Prepare & Act: the app as `npx cdk synth` builds it, but reporting findings instead of throwing.
     synthesized = synthesizeApp({
       openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
+      sources: 'project',
       stage: 'dev',
       cloudFormationValidation: true,
+      bundle: true,
       context: { '@aws-cdk/core:failSynthOnValidationErrors': false },
     });
     report = JSON.parse(readFileSync(join(synthesized.assembly.directory, 'validation-report.json'), 'utf8'));
@@ -112,6 +116,39 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
         RouteKey: `${operation.method} ${operation.path}`,
         AuthorizationType: operation.authenticated ? 'JWT' : 'NONE',
       });
+    }
+  });
+
+  it('builds a state machine for every workflow of workflows.json and holds the default configuration', () => {
+    // Prepare
+    const workflows = loadWorkflowsDocument(WORKFLOWS_DOCUMENT_PATH).workflows;
+    const [parameter] = Object.values(synthesized.template.findResources('AWS::SSM::Parameter'));
+
+    // Assess
+    expect([...synthesized.stack.workflows.stateMachines.keys()]).toEqual(workflows.map(({ name }) => name));
+    expect(parameter?.Properties.Name).toBe('/memory-hub/dev/config');
+    expect(JSON.parse(parameter?.Properties.Value)).toEqual(JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')));
+  });
+
+  it('lets exactly the functions whose operations start workflows start every state machine', () => {
+    // Prepare
+    const specs = groupOperationsByFunction(readApiOperations(synthesized.document));
+    const stateMachineRefs = [...synthesized.stack.workflows.stateMachines.values()].map((stateMachine) => ({
+      Ref: logicalIdOf(stateMachine),
+    }));
+
+    // Assess
+    expect(specs.some((spec) => spec.startsWorkflows)).toBe(true);
+    for (const spec of specs) {
+      const serviceFunction = synthesized.stack.apiFunctions.functions.get(spec.key);
+      if (serviceFunction === undefined) throw new Error(`no function for ${spec.key}`);
+      const starts = statementsAllowing(synthesized.template, serviceFunction.role, 'states:StartExecution');
+      expect(
+        starts.flatMap((statement) => [statement.Resource].flat()),
+        spec.key,
+      ).toEqual(spec.startsWorkflows ? stateMachineRefs : []);
+      if (spec.access === 'read')
+        expect(actionsOf(synthesized.template, serviceFunction.role)).not.toContain('dynamodb:PutItem');
     }
   });
 

@@ -60,6 +60,10 @@ describe('Function: readApiOperations', () => {
       'GET /v1/things/{id}',
       'DELETE /v1/things/{id}',
       'GET /v1/projects/{projectId}/things/{id}',
+      'POST /v1/admin/workflows/{name}',
+    ]);
+    expect(operations.filter((item) => item.lambda.startsWorkflows).map((item) => item.path)).toEqual([
+      '/v1/admin/workflows/{name}',
     ]);
   });
 
@@ -75,6 +79,11 @@ describe('Function: readApiOperations', () => {
       'an entry that is no TypeScript file',
       { '/v1/a': { get: operation({ ...notes, entry: 'lambdas/x.js' }) } },
       /entry/,
+    ],
+    [
+      'a startsWorkflows that is no boolean',
+      { '/v1/a': { post: operation({ ...notes, startsWorkflows: 'yes' }) } },
+      /startsWorkflows/,
     ],
     ['a handler that is no identifier', { '/v1/a': { get: operation({ ...notes, handler: 'get-note' }) } }, /handler/],
     ['a path an HTTP API cannot route', { 'v1/a': { get: operation(notes) } }, /v1\/a: not a path/],
@@ -115,6 +124,25 @@ describe('Function: groupOperationsByFunction', () => {
       },
       { key: 'lambdas/handlers/notes.lambda.ts#listNotes', access: 'read', paths: ['/v1/notes'] },
     ]);
+    expect(functions.map(({ startsWorkflows }) => startsWorkflows)).toEqual([false, false]);
+  });
+
+  it('lets a function start workflows when any of its operations does', () => {
+    // Prepare
+    const admin = { entry: 'lambdas/handlers/admin.lambda.ts', handler: 'workflows', access: 'write' };
+    const operations = readApiOperations(
+      documentWith({
+        '/v1/admin/workflows/{name}': { post: operation({ ...admin, startsWorkflows: true }) },
+        '/v1/admin/workflows/runs/{runId}': { get: operation(admin) },
+      }),
+    );
+
+    // Act
+    const [spec] = groupOperationsByFunction(operations);
+
+    // Assess
+    expect(spec?.startsWorkflows).toBe(true);
+    expect(spec?.operations).toHaveLength(2);
   });
 
   it('refuses one handler named with two different accesses', () => {

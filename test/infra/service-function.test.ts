@@ -16,6 +16,31 @@ describe('Construct: ServiceFunction', () => {
     ).toThrow(/timeout must not exceed 29 seconds/);
   });
 
+  it('lets an asynchronous function run up to Lambda’s 15 minutes, and no longer', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act
+    const workflowStep = new ServiceFunction(stack, 'Step', {
+      entry,
+      handler: 'getHealth',
+      synchronous: false,
+      timeout: Duration.minutes(15),
+    });
+
+    // Assess
+    expect(workflowStep.function.timeout?.toSeconds()).toBe(900);
+    expect(
+      () =>
+        new ServiceFunction(stack, 'TooLong', {
+          entry,
+          handler: 'getHealth',
+          synchronous: false,
+          timeout: Duration.minutes(16),
+        }),
+    ).toThrow(/timeout must not exceed 900 seconds/);
+  });
+
   it('refuses a memory size Lambda does not offer', () => {
     // Prepare
     const stack = bareStack();

@@ -16,6 +16,18 @@ import { loadOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi-
 export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export const FIXTURE_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'test/infra/fixtures/openapi.fixture.json');
 
+/**
+ * Stand-ins for the generated documents and the entries other parts of the project provide, so a
+ * construct test does not depend on (or bundle) the real runtime code. The workflows are the real,
+ * committed `workflows.json`: its state machines are what the tests assert.
+ */
+export const FIXTURE_SOURCES = {
+  workflowsDocumentPath: resolve(PROJECT_ROOT, 'lambdas/core/workflows/workflows.json'),
+  defaultConfigPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/default-config.fixture.json'),
+  eventsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/events.lambda.ts'),
+  workflowsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/workflows.lambda.ts'),
+} as const;
+
 /** The context `npx cdk synth` runs with: every feature flag of cdk.json. */
 export function cdkJsonContext(): Record<string, unknown> {
   const cdkJson = JSON.parse(readFileSync(resolve(PROJECT_ROOT, 'cdk.json'), 'utf8')) as {
@@ -37,6 +49,11 @@ export interface SynthesizedApp {
 export interface SynthesizeOptions {
   /** @default the fixture document */
   readonly openApiDocumentPath?: string;
+  /**
+   * `fixtures`: FIXTURE_SOURCES; `project`: the stack's defaults, the real generated documents and entries.
+   * @default 'fixtures'
+   */
+  readonly sources?: 'fixtures' | 'project';
   readonly stage?: string;
   /** Extra context, e.g. to keep synthesis from throwing so the validation report can be read. */
   readonly context?: Record<string, unknown>;
@@ -46,6 +63,12 @@ export interface SynthesizeOptions {
    * @default false
    */
   readonly cloudFormationValidation?: boolean;
+  /**
+   * Bundle the functions with esbuild, as `cdk synth` does. Construct tests do not look into bundles
+   * (lambda-bundling.test.ts does), so only the test of the whole app pays for it.
+   * @default false
+   */
+  readonly bundle?: boolean;
 }
 
 export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
@@ -54,11 +77,17 @@ export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
   const { app, stack } = createMemoryHubApp({
     appProps: {
       outdir,
-      context: { ...cdkJsonContext(), ...options.context },
+      context: {
+        ...cdkJsonContext(),
+        // An empty list: no stack is bundled (assets get a placeholder).
+        ...(options.bundle === true ? {} : { 'aws:cdk:bundling-stacks': [] }),
+        ...options.context,
+      },
       builtinCloudFormationValidation: options.cloudFormationValidation ?? false,
     },
     stage: options.stage ?? 'test',
     openApiDocumentPath,
+    ...(options.sources === 'project' ? {} : FIXTURE_SOURCES),
   });
   const assembly = app.synth();
   return {

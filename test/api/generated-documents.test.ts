@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { WORKFLOWS_DOCUMENT_PATH, workflowsDocument } from '../../lambdas/core/workflows/workflow-catalogue.ts';
 import { API_OPERATIONS } from '../../lambdas/http/api-operations.ts';
 import { buildOpenApiDocument, OPENAPI_DOCUMENT_PATH } from '../../lambdas/http/openapi.ts';
 
@@ -25,5 +26,12 @@ describe('OpenAPI document', () => {
       expect(operation['x-memory-hub'].lambda.handler).toMatch(/^[a-z][A-Za-z]+$/);
       expect(['none', 'read', 'write']).toContain(operation['x-memory-hub'].lambda.access);
     }
+  });
+});
+
+describe('Workflows document', () => {
+  it("is exactly the core's step lists (run `npm run generate` after changing a workflow)", () => {
+    const committed = JSON.parse(readFileSync(WORKFLOWS_DOCUMENT_PATH, 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(workflowsDocument())));
   });
 });

@@ -1,0 +1,103 @@
+import { Duration } from 'aws-cdk-lib';
+import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Construct } from 'constructs';
+import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
+import { DeadLetterQueue } from './dead-letter-queue.ts';
+import { RECORD_EVENTS_PATTERN } from './event-bus.ts';
+import { ServiceFunction } from './service-function.ts';
+
+/** The exports of the consumers' entry module. */
+export const EVENT_CONSUMER_HANDLERS = { projectHead: 'projectHead', recordAudit: 'recordAudit' } as const;
+
+/** How long EventBridge keeps trying to deliver an event to a consumer. */
+export const DELIVERY_WINDOW = Duration.hours(24);
+/** EventBridge's maximum: within the 24-hour window, the window is what bounds delivery. */
+export const DELIVERY_RETRY_ATTEMPTS = 185;
+
+export interface EventConsumerProps extends BackendResources {
+  /** Absolute path of the entry module. */
+  readonly entry: string;
+  /** The exported handler. */
+  readonly handler: string;
+  readonly description: string;
+  /** The bus whose record events the consumer receives. */
+  readonly eventBus: IEventBus;
+}
+
+/**
+ * One consumer of record events: a rule on the bus (`source: memory-hub`, `detail-type` prefix `record.`)
+ * targeting a function, and one dead-letter queue for everything the consumer did not get to handle.
+ *
+ * Two stages can fail, and both end in the same queue with the event itself as the message body, so a
+ * replay is the same for both (send the body back to the bus):
+ * - EventBridge cannot invoke the function (throttling, permissions): it retries for 24 hours;
+ * - the function fails on the event: Lambda retries the asynchronous invocation twice.
+ * Consumers are idempotent and revision-aware, so redelivery and replay are safe.
+ */
+export class EventConsumer extends Construct {
+  public readonly consumer: ServiceFunction;
+  public readonly rule: Rule;
+  public readonly deadLetterQueue: DeadLetterQueue;
+
+  constructor(scope: Construct, id: string, props: EventConsumerProps) {
+    super(scope, id);
+    this.deadLetterQueue = new DeadLetterQueue(this, 'DeadLetterQueue', {
+      holds: `record events ${props.handler} did not handle, each message the event itself, replayable to the bus`,
+      isLambdaDeadLetterQueue: true,
+    });
+    this.consumer = new ServiceFunction(this, 'Consumer', {
+      entry: props.entry,
+      handler: props.handler,
+      description: props.description,
+      synchronous: false,
+      timeout: Duration.seconds(30),
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
+      deadLetterQueue: this.deadLetterQueue.queue,
+      environment: backendEnvironment(props, 'write'),
+    });
+    grantBackendAccess(this.consumer, props, 'write');
+
+    this.rule = new Rule(this, 'Rule', {
+      description: `Record events to ${props.handler}`,
+      eventBus: props.eventBus,
+      eventPattern: RECORD_EVENTS_PATTERN,
+      targets: [
+        new LambdaFunction(this.consumer.function, {
+          retryAttempts: DELIVERY_RETRY_ATTEMPTS,
+          maxEventAge: DELIVERY_WINDOW,
+          deadLetterQueue: this.deadLetterQueue.queue,
+        }),
+      ],
+    });
+  }
+}
+
+export interface EventConsumersProps extends BackendResources {
+  /** Absolute path of the entry module exporting `projectHead` and `recordAudit`. */
+  readonly entry: string;
+  readonly eventBus: IEventBus;
+}
+
+/** The consumers of record events: the head projection and the audit trail, each with its own rule and queue. */
+export class EventConsumers extends Construct {
+  /** Keeps each record's head item at its latest revision (events at or below it are ignored). */
+  public readonly projectHead: EventConsumer;
+  /** Appends every record event to the tenant's audit trail. */
+  public readonly recordAudit: EventConsumer;
+
+  constructor(scope: Construct, id: string, props: EventConsumersProps) {
+    super(scope, id);
+    this.projectHead = new EventConsumer(this, 'ProjectHead', {
+      ...props,
+      handler: EVENT_CONSUMER_HANDLERS.projectHead,
+      description: 'Projects record events onto the head items',
+    });
+    this.recordAudit = new EventConsumer(this, 'RecordAudit', {
+      ...props,
+      handler: EVENT_CONSUMER_HANDLERS.recordAudit,
+      description: 'Records every record event in the audit trail',
+    });
+  }
+}
