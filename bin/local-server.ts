@@ -31,9 +31,16 @@ try {
     stopping = true;
     console.log(`${signal}: shutting down`);
     await server.close();
+    // Measurement hooks for `npm run bench`: what each operation cost, and how long events took to apply.
+    const { writeFile } = await import('node:fs/promises');
     if (process.env.MEMORY_HUB_COST_REPORT) {
-      const { writeFile } = await import('node:fs/promises');
       await writeFile(process.env.MEMORY_HUB_COST_REPORT, JSON.stringify(server.costs.report()));
+    }
+    if (process.env.MEMORY_HUB_RELAY_LAG_REPORT) {
+      await writeFile(
+        process.env.MEMORY_HUB_RELAY_LAG_REPORT,
+        JSON.stringify(server.backend.local.bus.lagMilliseconds),
+      );
     }
     process.exit(0);
   };

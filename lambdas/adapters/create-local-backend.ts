@@ -1,6 +1,7 @@
 import { assembleBackend, type Backend } from '../core/backend.ts';
 import type { ConfigProvider } from '../core/config/config-provider.port.ts';
 import type { Metrics } from '../core/observability/metrics.port.ts';
+import type { OutboxEntry } from '../core/records/record-store.port.ts';
 import { type Clock, systemClock } from '../core/time/clock.ts';
 import { createUlidGenerator } from '../core/time/ids.ts';
 import type { Sleep } from '../core/workflows/workflow-runner.ts';
@@ -32,6 +33,8 @@ export interface LocalBackendOptions {
 /** Local mode's backend, plus the local stand-ins a developer or a test may want to reach. */
 export interface LocalBackend extends Backend {
   readonly local: {
+    /** Subscribes to committed outbox entries: local mode's stand-in for the table stream. */
+    readonly onCommitted: (listener: (entry: OutboxEntry) => void) => void;
     readonly bus: LocalEventBus;
     readonly deadLetters: DynamoDbDeadLetterQueue;
     readonly workflowRunner: LocalWorkflowRunner;
@@ -50,7 +53,17 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
   const tableName = options.tableName;
   await ensureMemoryTable(client, tableName);
   const cipher = new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics });
-  const records = new DynamoDbRecordStore({ client, tableName, cipher, clock, metrics });
+  const commitListeners: ((entry: OutboxEntry) => void)[] = [];
+  const records = new DynamoDbRecordStore({
+    client,
+    tableName,
+    cipher,
+    clock,
+    metrics,
+    onCommitted: (entry) => {
+      for (const listener of commitListeners) listener(entry);
+    },
+  });
   const deadLetters = new DynamoDbDeadLetterQueue({ client, tableName, clock });
   let bus: LocalEventBus | undefined;
   let workflowRunner: LocalWorkflowRunner | undefined;
@@ -80,5 +93,8 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
     },
   });
   if (!bus || !workflowRunner) throw new Error('the local backend was assembled without its bus or runner');
-  return { ...backend, local: { bus, deadLetters, workflowRunner } };
+  return {
+    ...backend,
+    local: { onCommitted: (listener) => commitListeners.push(listener), bus, deadLetters, workflowRunner },
+  };
 };

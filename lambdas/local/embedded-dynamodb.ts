@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
+import { Worker } from 'node:worker_threads';
 
 export interface EmbeddedDynamoDb {
   readonly endpoint: string;
@@ -7,21 +6,29 @@ export interface EmbeddedDynamoDb {
 }
 
 /**
- * The embedded DynamoDB-compatible engine (dynalite) on a loopback port: persisted under `path`, or in
- * memory when no path is given (tests).
+ * The embedded DynamoDB-compatible engine (dynalite) on a loopback port, on a worker thread of its own:
+ * persisted under `path`, or in memory when no path is given (tests).
  */
 export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDynamoDb> => {
-  const server = dynalite({ ...(path && { path }), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const worker = new Worker(new URL('./embedded-dynamodb.worker.ts', import.meta.url), { workerData: { path } });
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.on('message', (message: { type: string; port?: number; message?: string }) => {
+      if (message.type === 'listening' && message.port) resolve(message.port);
+      if (message.type === 'error') reject(new Error(`The embedded DynamoDB engine did not start: ${message.message}`));
+    });
   });
-  const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => {
+        worker.on('message', (message: { type: string }) => {
+          if (message.type === 'closed') resolve();
+        });
+      });
+      worker.postMessage({ type: 'close' });
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      await worker.terminate();
+    },
   };
 };

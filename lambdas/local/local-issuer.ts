@@ -145,10 +145,18 @@ export const createLocalTokenVerifier = async (dataDir: string) => {
   const issuer = await ensureLocalIssuer(dataDir);
   const clientsFile = filesOf(dataDir).clients;
   let known: { mtimeMs: number; clients: ReadonlySet<string> } = { mtimeMs: -1, clients: new Set() };
-  const clientIsRegistered = async (client: unknown): Promise<boolean> => {
+  let checkedAt = 0;
+  const reread = async () => {
+    checkedAt = Date.now();
     const info = await stat(clientsFile).catch(() => undefined);
-    if (info && info.mtimeMs !== known.mtimeMs)
+    if (info && info.mtimeMs !== known.mtimeMs) {
       known = { mtimeMs: info.mtimeMs, clients: new Set(await readClients(clientsFile)) };
+    }
+  };
+  const clientIsRegistered = async (client: unknown): Promise<boolean> => {
+    // A known client is re-checked at most every 250 ms (a client taken off the registry is refused within
+    // that); an unknown one at once (the issuer may have just registered it).
+    if (Date.now() - checkedAt > 250 || !known.clients.has(client as string)) await reread();
     return typeof client === 'string' && known.clients.has(client);
   };
   const verifier = JwtRsaVerifier.create({
@@ -160,9 +168,20 @@ export const createLocalTokenVerifier = async (dataDir: string) => {
     },
   });
   verifier.cacheJwks(issuer.jwks);
+  // An agent sends the same token with many requests: remember the verified claims of a token until it
+  // expires, as API Gateway's authorizer caches its results. The client registry is still consulted each time.
+  const verified = new Map<string, VerifiedTokenClaims>();
   return async (token: string): Promise<VerifiedTokenClaims> => {
-    const claims = await verifier.verify(token);
+    let claims = verified.get(token);
+    if (!claims || (claims.exp ?? 0) * 1000 <= Date.now()) {
+      verified.delete(token);
+      claims = await verifier.verify(token);
+      if (verified.size >= VERIFIED_TOKEN_CACHE) verified.clear();
+      verified.set(token, claims);
+    }
     if (!(await clientIsRegistered(claims.client_id))) throw new Error('unknown client');
     return claims;
   };
 };
+
+const VERIFIED_TOKEN_CACHE = 10_000;

@@ -1,54 +1,72 @@
 import type { OutboxRelay } from '../core/events/outbox-relay.ts';
+import type { OutboxEntry } from '../core/records/record-store.port.ts';
 
 /**
- * Local mode's outbox relay: what the table stream and the one-minute sweep do in AWS. A write pokes it so
- * events reach the consumers right after their commit; a slow timer catches whatever a poke missed (a
- * write that committed while the bus was down, say). Runs are never concurrent; pokes during a run
- * coalesce into one more run.
+ * Local mode's outbox relay: what the table stream and the one-minute sweep do in AWS. The store offers
+ * each committed outbox entry (as the stream would deliver it) and the loop relays it right after; a slow
+ * timer sweeps whatever is still marked (a commit made while the bus was down, say). Runs never overlap;
+ * entries offered during a run go out in the next.
  */
 export class LocalRelayLoop {
   readonly #relay: OutboxRelay;
+  readonly #measure: <T>(run: () => Promise<T>) => Promise<T>;
   readonly #timer: NodeJS.Timeout;
+  readonly #offered: OutboxEntry[] = [];
   #running: Promise<void> | undefined;
-  #again = false;
+  #sweepDue = false;
   #stopped = false;
 
-  constructor(options: { relay: OutboxRelay; intervalMs?: number }) {
+  constructor(options: {
+    relay: OutboxRelay;
+    sweepIntervalMs?: number;
+    /** Books the relay's own work (in AWS: the relay's and the consumers' invocations) apart from requests. */
+    measure?: <T>(run: () => Promise<T>) => Promise<T>;
+  }) {
     this.#relay = options.relay;
-    this.#timer = setInterval(() => this.poke(), options.intervalMs ?? 1000);
+    this.#measure = options.measure ?? ((run) => run());
+    this.#timer = setInterval(() => {
+      this.#sweepDue = true;
+      this.#kick();
+    }, options.sweepIntervalMs ?? 1000);
     this.#timer.unref();
   }
 
-  poke(): void {
-    if (this.#stopped) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = this.#run().finally(() => {
-      this.#running = undefined;
-    });
+  /** A committed entry, as the table stream would hand it to the relay. */
+  offer(entry: OutboxEntry): void {
+    this.#offered.push(entry);
+    this.#kick();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearInterval(this.#timer);
-    await this.#running;
+    await this.idle();
   }
 
-  /** Resolves once no relay run is in progress or pending (tests). */
+  /** Resolves once nothing is being relayed and nothing offered is waiting (tests). */
   async idle(): Promise<void> {
     while (this.#running) await this.#running;
   }
 
-  async #run(): Promise<void> {
-    do {
-      this.#again = false;
-      try {
+  #kick(): void {
+    if (this.#stopped || this.#running) return;
+    this.#running = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.#measure(() => this.#drain()))
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#offered.length > 0 && !this.#stopped) this.#kick();
+      });
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#offered.length > 0) await this.#relay.relay(this.#offered.splice(0));
+      if (this.#sweepDue) {
+        this.#sweepDue = false;
         await this.#relay.sweep();
-      } catch {
-        // The next poke or tick tries again; the events stay marked in the outbox meanwhile.
       }
-    } while (this.#again && !this.#stopped);
+    } catch {
+      // Whatever did not go out stays marked in the outbox; the next sweep publishes it.
+    }
   }
 }

@@ -27,6 +27,8 @@ import { RouteTable } from './route-table.ts';
 /** Bodies past this are refused before they are read to the end; the handlers apply the configured limit. */
 const HARD_BODY_LIMIT_BYTES = 1_048_576;
 export const LOCAL_TABLE_NAME = 'memory-hub-local';
+/** Where the cost report books the relay's and the consumers' work (one entry per relay run). */
+export const RELAY_COST_ENTRY = 'eventRelay';
 
 export interface LocalServerOptions {
   dataDir: string;
@@ -76,7 +78,11 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       ...(options.clock && { clock: options.clock }),
       ...(options.sleep && { sleep: options.sleep }),
     });
-    const relayLoop = new LocalRelayLoop({ relay: backend.system.relay });
+    const relayLoop = new LocalRelayLoop({
+      relay: backend.system.relay,
+      measure: (run) => costs.measure(RELAY_COST_ENTRY, run),
+    });
+    backend.local.onCommitted((entry) => relayLoop.offer(entry));
     cleanups.push(() => relayLoop.stop());
     cleanups.push(() => backend.local.workflowRunner.idle());
     const scheduler = new LocalScheduler({
@@ -91,8 +97,6 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       verifyToken,
       costs,
       log: options.log ?? (() => undefined),
-      // A write committed an outbox event: relay it now, as the table stream would.
-      afterWrite: () => relayLoop.poke(),
     });
     const server = createServer((request, response) => {
       gateway.serve(request, response).catch(() => {
@@ -130,7 +134,6 @@ interface LocalGatewayOptions {
   verifyToken: (token: string) => Promise<Record<string, unknown>>;
   costs: RequestCostMeter;
   log: (line: string) => void;
-  afterWrite: () => void;
 }
 
 class LocalGateway {
@@ -175,7 +178,6 @@ class LocalGateway {
             claims,
           });
           result = await this.#options.costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
-          if (matched.operation.lambda.access === 'write') this.#options.afterWrite();
         }
       }
     }

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalApi } from '../support/local-api.ts';
+import { eventually, LocalApi } from '../support/local-api.ts';
 
 type Note = { id: string; etag: string; revision: number; text: string; tags: string[] };
 type Page = { items: Note[]; nextCursor?: string };
@@ -342,7 +342,12 @@ describe('API: notes over real HTTP', () => {
       const clients = JSON.parse(readFileSync(clientsFile, 'utf8')) as string[];
       writeFileSync(clientsFile, JSON.stringify(clients.filter((client) => client !== 'temporary-app')));
 
-      expect((await api.request('GET', '/v1/notes', { token })).status).toBe(401);
+      // The registry is looked at at most every 250 ms.
+      const refused = await eventually(async () => {
+        const status = (await api.request('GET', '/v1/notes', { token })).status;
+        return status === 401 ? status : undefined;
+      }, 2000);
+      expect(refused).toBe(401);
     });
   });
 });

@@ -43,6 +43,11 @@ export interface DynamoDbRecordStoreOptions {
   cipher: ContentCipher;
   clock: Clock;
   metrics: Metrics;
+  /**
+   * Told of each committed outbox entry. Local mode wires its relay here, standing in for the table's
+   * stream; in AWS the stream itself triggers the relay and nothing is wired.
+   */
+  onCommitted?: (entry: OutboxEntry) => void;
 }
 
 /**
@@ -54,6 +59,8 @@ export interface DynamoDbRecordStoreOptions {
 export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   /** Namespaces this process already wrote to the directory: one conditional put per namespace per process. */
   readonly #known = new Set<string>();
+  readonly #resolved = new Map<string, NamespaceEntry>();
+  readonly #onCommitted: ((entry: OutboxEntry) => void) | undefined;
   readonly #client: DynamoDBClient;
   readonly #table: string;
   readonly #cipher: ContentCipher;
@@ -68,6 +75,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     this.#cipher = options.cipher;
     this.#clock = options.clock;
     this.#metrics = options.metrics;
+    this.#onCommitted = options.onCommitted;
   }
 
   async append(revision: RecordRevision, event: RecordEvent): Promise<void> {
@@ -90,6 +98,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       if (error instanceof ConditionalCheckFailedException) throw new RevisionConflictError({ cause: error });
       throw error;
     }
+    const committed = outboxEntryOfItem(item);
+    if (committed) this.#onCommitted?.(committed);
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
@@ -188,6 +198,9 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async resolve(tenant: string, hash: string): Promise<NamespaceEntry | undefined> {
+    // Directory entries never change once written: a resolved hash is kept for the life of the process.
+    const cached = this.#resolved.get(`${tenant}#${hash}`);
+    if (cached) return cached;
     const output = await this.#send('GetItem', () =>
       this.#client.send(
         new GetItemCommand({
@@ -198,7 +211,9 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
         }),
       ),
     );
-    return directoryEntryOf(output.Item);
+    const entry = directoryEntryOf(output.Item);
+    if (entry) this.#resolved.set(`${tenant}#${hash}`, entry);
+    return entry;
   }
 
   async list(page: PageRequest & { tenant?: string | undefined }): Promise<Page<NamespaceEntry>> {
@@ -239,6 +254,22 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
     this.#known.add(namespace.key);
+  }
+
+  async projectedRevision(namespace: Namespace, id: string): Promise<number | undefined> {
+    const output = await this.#send('GetItem', () =>
+      this.#client.send(
+        new GetItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: namespace.key }, sk: { S: headSortKey(id) } },
+          ProjectionExpression: 'revision',
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    const revision = output.Item?.revision?.N;
+    return revision === undefined ? undefined : Number(revision);
   }
 
   async projectHead(revision: RecordRevision): Promise<boolean> {

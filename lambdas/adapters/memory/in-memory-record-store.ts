@@ -129,6 +129,10 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
     return { items: page_.items.map(([, entry]) => entry), nextCursor: page_.nextCursor };
   }
 
+  async projectedRevision(namespace: Namespace, id: string): Promise<number | undefined> {
+    return this.#heads.get(recordKey(namespace.key, id))?.revision;
+  }
+
   async projectHead(revision: RecordRevision): Promise<boolean> {
     const key = recordKey(revision.namespace.key, revision.id);
     const projected = this.#heads.get(key);

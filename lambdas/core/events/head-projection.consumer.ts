@@ -10,10 +10,13 @@ import type { RecordEvent } from './record-event.schema.ts';
  */
 export class HeadProjectionConsumer implements EventConsumer {
   readonly name = 'head-projection';
-  readonly #store: Pick<RecordStore, 'getRevision' | 'projectHead'>;
+  readonly #store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
   readonly #directory: NamespaceDirectory;
 
-  constructor(deps: { store: Pick<RecordStore, 'getRevision' | 'projectHead'>; directory: NamespaceDirectory }) {
+  constructor(deps: {
+    store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
+    directory: NamespaceDirectory;
+  }) {
     this.#store = deps.store;
     this.#directory = deps.directory;
   }
@@ -22,6 +25,9 @@ export class HeadProjectionConsumer implements EventConsumer {
     const entry = await this.#directory.resolve(event.tenant, event.namespace_hash);
     const namespace = entry && namespaceFromStorageKey(entry.key);
     if (!namespace) return 'ignored';
+    // Most events arrive after the writer already moved the head: settle those without reading content.
+    const projected = await this.#store.projectedRevision(namespace, event.record_id);
+    if (projected !== undefined && projected >= event.revision) return 'ignored';
     const revision = await this.#store.getRevision(namespace, event.record_id, event.revision);
     if (!revision) return 'ignored';
     return (await this.#store.projectHead(revision)) ? 'applied' : 'ignored';

@@ -41,6 +41,9 @@ export interface RecordStore {
   /** Removes every stored item of one record (revisions and head); returns how many were removed. */
   purge(namespace: Namespace, id: string): Promise<number>;
 
+  /** The revision the head projection currently holds (without reading or decrypting content), if any. */
+  projectedRevision(namespace: Namespace, id: string): Promise<number | undefined>;
+
   /** Moves the head projection to `revision` if it is newer than the projected one; idempotent. */
   projectHead(revision: RecordRevision): Promise<boolean>;
 
