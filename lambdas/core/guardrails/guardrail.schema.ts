@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * A guardrail key has the shape of a belief key: 1-64 characters, a lowercase letter first, then lowercase
+ * letters, digits, `_`, `.` or `-`. Dots let keys read as paths (`style.tone`, `review.max-comments`) without
+ * making them a path: the key is one opaque token, compared exactly. The shape also keeps out `__proto__`
+ * and anything that needs escaping in a storage key or a URL.
+ */
+export const GUARDRAIL_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+export const BELIEF_STRING_MAX_LENGTH = 256;
+export const ENUM_ALLOWED_MAX = 64;
+export const GUARDRAIL_SET_MAX_KEYS = 256;
+
+const KEY_MESSAGE = 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -';
+
+export const GuardrailKey = z.string().regex(GUARDRAIL_KEY_PATTERN, KEY_MESSAGE);
+export type GuardrailKey = z.infer<typeof GuardrailKey>;
+
+/** A belief's value: short text, a finite number or a flag. Structured values are not beliefs. */
+export const BeliefValue = z.union(
+  [
+    z.string().max(BELIEF_STRING_MAX_LENGTH, `a text value is at most ${BELIEF_STRING_MAX_LENGTH} characters`),
+    z.number({ error: 'a number value must be finite' }),
+    z.boolean(),
+  ],
+  { error: `a value is a string (at most ${BELIEF_STRING_MAX_LENGTH} characters), a finite number or a boolean` },
+);
+export type BeliefValue = z.infer<typeof BeliefValue>;
+
+/** Where a guardrail was set. Organisation guardrails bound project ones (see `clamp.ts`). */
+export const GuardrailScope = z.enum(['organisation', 'project']);
+export type GuardrailScope = z.infer<typeof GuardrailScope>;
+
+export const GUARDRAIL_TYPES = ['range', 'enum', 'locked', 'deny'] as const;
+export const GuardrailType = z.enum(GUARDRAIL_TYPES);
+export type GuardrailType = z.infer<typeof GuardrailType>;
+
+/** A strict object whose refusal of an unknown field can say why, for the fields people reach for by mistake. */
+const strictObjectExplaining = <Shape extends z.ZodRawShape>(shape: Shape, explanations: Record<string, string>) =>
+  z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const explained = issue.keys.find((key) => Object.hasOwn(explanations, key));
+      return explained === undefined ? `unknown field(s): ${issue.keys.join(', ')}` : explanations[explained];
+    },
+  });
+
+const FiniteNumber = (field: string) => z.number({ error: `${field} must be a finite number` });
+
+/** Numbers between `min` and `max` inclusive; out-of-range numbers move to the nearest bound. */
+export const RangeGuardrail = strictObjectExplaining(
+  {
+    type: z.literal('range'),
+    min: FiniteNumber('min'),
+    max: FiniteNumber('max'),
+    default: FiniteNumber('default').optional(),
+  },
+  { value: 'a range guardrail takes min, max and an optional default, not value', allowed: 'allowed belongs to enum' },
+)
+  .refine((range) => range.min <= range.max, { message: 'min must not exceed max', path: ['max'] })
+  .refine((range) => range.default === undefined || (range.default >= range.min && range.default <= range.max), {
+    message: 'default must lie within [min, max]',
+    path: ['default'],
+  });
+export type RangeGuardrail = z.infer<typeof RangeGuardrail>;
+
+/** One of a list of values; anything else is replaced by `default`, which is therefore required. */
+export const EnumGuardrail = strictObjectExplaining(
+  {
+    type: z.literal('enum'),
+    allowed: z
+      .array(BeliefValue)
+      .min(1, 'allowed must list at least one value')
+      .max(ENUM_ALLOWED_MAX, `allowed lists at most ${ENUM_ALLOWED_MAX} values`)
+      .refine((allowed) => new Set(allowed).size === allowed.length, 'allowed values must be unique'),
+    default: BeliefValue,
+  },
+  { value: 'an enum guardrail takes allowed and default, not value', min: 'min belongs to range' },
+).refine((guardrail) => guardrail.allowed.includes(guardrail.default), {
+  message: 'default must be one of the allowed values',
+  path: ['default'],
+});
+export type EnumGuardrail = z.infer<typeof EnumGuardrail>;
+
+/** Always `value`, whatever the principal believes, and present even when the principal believes nothing. */
+export const LockedGuardrail = strictObjectExplaining(
+  { type: z.literal('locked'), value: BeliefValue },
+  { default: 'a locked guardrail always applies its value, so it takes value, not default' },
+);
+export type LockedGuardrail = z.infer<typeof LockedGuardrail>;
+
+/** The key never reaches an agent. */
+export const DenyGuardrail = strictObjectExplaining(
+  { type: z.literal('deny') },
+  {
+    default: 'a deny guardrail drops the key, so it takes no default',
+    value: 'a deny guardrail drops the key, so it takes no value',
+  },
+);
+export type DenyGuardrail = z.infer<typeof DenyGuardrail>;
+
+export const Guardrail = z.discriminatedUnion('type', [RangeGuardrail, EnumGuardrail, LockedGuardrail, DenyGuardrail], {
+  error: (issue) => (issue.code === 'invalid_union' ? `type must be one of ${GUARDRAIL_TYPES.join(', ')}` : undefined),
+});
+export type Guardrail = z.infer<typeof Guardrail>;
+
+/** The guardrails one scope (the organisation, or one project) sets, by key. */
+export const GuardrailSet = z
+  .record(GuardrailKey, Guardrail, {
+    error: (issue) => (issue.code === 'invalid_key' ? KEY_MESSAGE : undefined),
+  })
+  .refine(
+    (set) => Object.keys(set).length <= GUARDRAIL_SET_MAX_KEYS,
+    `a scope sets at most ${GUARDRAIL_SET_MAX_KEYS} guardrails`,
+  );
+export type GuardrailSet = z.infer<typeof GuardrailSet>;
