@@ -12,6 +12,7 @@ import { assembleBackend, type Backend } from '../core/backend.ts';
 import { systemClock } from '../core/time/clock.ts';
 import { createUlidGenerator } from '../core/time/ids.ts';
 import { SsmConfigProvider, type SsmParameterClient } from './config/ssm-config-provider.ts';
+import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
 import { DynamoDbAuditTrail } from './dynamodb/dynamodb-audit-trail.ts';
 import { DynamoDbIdempotencyStore } from './dynamodb/dynamodb-idempotency-store.ts';
@@ -77,7 +78,7 @@ export const createAwsBackend = async (
     maxAge: 5 * 60 * 1000,
     maxMessagesEncrypted: 1,
   });
-  const cipher = new EncryptionSdkCipher({ keys, metrics });
+  const cipher = new CachingContentCipher({ inner: new EncryptionSdkCipher({ keys, metrics }) });
   const clock = systemClock;
   const tableName = environment.MEMORY_HUB_TABLE_NAME;
   const records = new DynamoDbRecordStore({ client, tableName, cipher, clock, metrics });

@@ -5,6 +5,7 @@ import type { OutboxEntry } from '../core/records/record-store.port.ts';
 import { type Clock, systemClock } from '../core/time/clock.ts';
 import { createUlidGenerator } from '../core/time/ids.ts';
 import type { Sleep } from '../core/workflows/workflow-runner.ts';
+import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from './crypto/local-key-file.ts';
 import { DynamoDbAuditTrail } from './dynamodb/dynamodb-audit-trail.ts';
@@ -52,7 +53,9 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
   const client = localDynamoDbClient(options.dynamoDbEndpoint);
   const tableName = options.tableName;
   await ensureMemoryTable(client, tableName);
-  const cipher = new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics });
+  const cipher = new CachingContentCipher({
+    inner: new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics }),
+  });
   const commitListeners: ((entry: OutboxEntry) => void)[] = [];
   const records = new DynamoDbRecordStore({
     client,

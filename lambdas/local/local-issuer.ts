@@ -40,6 +40,20 @@ export interface LocalIssuer {
 export const ensureLocalIssuer = async (dataDir: string): Promise<LocalIssuer> => {
   const files = filesOf(dataDir);
   await mkdir(files.folder, { recursive: true, mode: 0o700 });
+  const exists = await stat(files.privateKey).then(
+    () => true,
+    () => false,
+  );
+  // Generating a key pair takes tens of milliseconds: only when there is none yet (the `wx` write still
+  // settles a race between two first starts).
+  if (!exists) await createSigningKey(files);
+  const privateKey = createPrivateKey(await readFile(files.privateKey));
+  const jwks = await readJwks(files, privateKey);
+  const keyId = String(jwks.keys[0]?.kid);
+  return { keyId, privateKey, jwks };
+};
+
+const createSigningKey = async (files: IssuerFiles): Promise<void> => {
   try {
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const keyId = randomUUID();
@@ -49,10 +63,6 @@ export const ensureLocalIssuer = async (dataDir: string): Promise<LocalIssuer> =
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  const privateKey = createPrivateKey(await readFile(files.privateKey));
-  const jwks = await readJwks(files, privateKey);
-  const keyId = String(jwks.keys[0]?.kid);
-  return { keyId, privateKey, jwks };
 };
 
 /** Reads the JWKS, waiting briefly if another process is still writing it after creating the key. */

@@ -358,8 +358,11 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
         ...(position !== undefined && { ExclusiveStartKey: { pk: { S: namespace.key }, sk: { S: position } } }),
         Limit: page.limit - kept.length,
       });
-      for (const item of items) {
-        const revision = await this.#fromItem(namespace, item, recordId ?? item.recordId?.S ?? '');
+      // Decrypted side by side: in AWS each is a KMS round trip, and they do not depend on each other.
+      const revisions = await Promise.all(
+        items.map((item) => this.#fromItem(namespace, item, recordId ?? item.recordId?.S ?? '')),
+      );
+      for (const revision of revisions) {
         if (revision && (options.includeExpired || this.#live(revision)) && keep(revision)) kept.push(revision);
       }
       position = lastKey;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { CachingContentCipher } from '../../../lambdas/adapters/crypto/caching-content-cipher.ts';
+import type { ContentCipher, EncryptionContext } from '../../../lambdas/core/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../../lambdas/core/crypto/crypto.errors.ts';
+
+/** A cipher that "encrypts" by prefixing the context, refuses any other context, and counts decryptions. */
+const countingCipher = () => {
+  const calls = { decrypt: 0 };
+  const tag = (context: EncryptionContext) => `${context.tenant}|${context.namespace}|${context.recordId}|`;
+  const cipher: ContentCipher = {
+    encrypt: async (plaintext, context) => Buffer.concat([Buffer.from(tag(context)), plaintext]),
+    decrypt: async (ciphertext, expected) => {
+      calls.decrypt += 1;
+      const text = Buffer.from(ciphertext).toString();
+      if (!text.startsWith(tag(expected))) throw new CiphertextContextMismatchError();
+      return Buffer.from(text.slice(tag(expected).length));
+    },
+  };
+  return { cipher, calls };
+};
+
+const context = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: 'r1' };
+
+describe('Class: CachingContentCipher', () => {
+  it('decrypts a ciphertext once for the same context', async () => {
+    const { cipher, calls } = countingCipher();
+    const caching = new CachingContentCipher({ inner: cipher });
+    const ciphertext = await caching.encrypt(Buffer.from('hello'), context);
+
+    const first = await caching.decrypt(ciphertext, context);
+    const second = await caching.decrypt(ciphertext, context);
+
+    expect(Buffer.from(first).toString()).toBe('hello');
+    expect(Buffer.from(second).toString()).toBe('hello');
+    expect(calls.decrypt).toBe(1);
+  });
+
+  it('never answers another context, or an altered ciphertext, from the cache', async () => {
+    const { cipher, calls } = countingCipher();
+    const caching = new CachingContentCipher({ inner: cipher });
+    const ciphertext = await caching.encrypt(Buffer.from('hello'), context);
+    await caching.decrypt(ciphertext, context);
+
+    await expect(caching.decrypt(ciphertext, { ...context, namespace: 't/acme/p/bob/note' })).rejects.toBeInstanceOf(
+      CiphertextContextMismatchError,
+    );
+    const altered = Buffer.from(ciphertext);
+    altered[altered.length - 1] = 0x21;
+    expect(Buffer.from(await caching.decrypt(altered, context)).toString()).toBe('hell!');
+    expect(calls.decrypt).toBe(3);
+  });
+
+  it('keeps at most its capacity, dropping the least recently used', async () => {
+    const { cipher, calls } = countingCipher();
+    const caching = new CachingContentCipher({ inner: cipher, capacity: 2 });
+    const texts = await Promise.all(['a', 'b', 'c'].map((text) => caching.encrypt(Buffer.from(text), context)));
+    for (const text of texts) await caching.decrypt(text, context);
+
+    await caching.decrypt(texts[2] as Uint8Array, context);
+    await caching.decrypt(texts[0] as Uint8Array, context);
+
+    expect(calls.decrypt).toBe(4);
+  });
+});
