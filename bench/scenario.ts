@@ -1,0 +1,34 @@
+/**
+ * The benchmark is a list of scenarios; each runs on its own and hands back report sections. Later
+ * scenarios (event relay lag, learned-memory append / applied view) plug in by implementing `Scenario`.
+ */
+import type { BenchOptions } from './bench-options.ts';
+
+export interface ReportSection {
+  /** Rendered as a `##` heading. */
+  title: string;
+  /** Markdown body, without the heading. */
+  body: string;
+}
+
+/** One line of the headline summary at the top of the report. */
+export interface HeadlineFigure {
+  label: string;
+  value: string;
+  /** Whether the figure meets its budget; undefined when it has none. */
+  pass?: boolean;
+}
+
+export interface ScenarioResult {
+  sections: ReportSection[];
+  headline: HeadlineFigure[];
+  /** Raw figures, written to bench/.results/ as JSON for later comparison. */
+  raw: unknown;
+  /** Bullet points for the closing "Notes on method" section. */
+  methodNotes: string[];
+}
+
+export interface Scenario {
+  readonly name: string;
+  run(options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult>;
+}

@@ -1,0 +1,85 @@
+/** Each Lambda bundle's size and cold initialisation time, as a report section. */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchOptions } from '../bench-options.ts';
+import { COLD_INIT_ENVIRONMENT, measureBundles } from '../lambda-bundles.ts';
+import { kib, ms, table } from '../report/markdown.ts';
+import type { Scenario, ScenarioResult } from '../scenario.ts';
+
+export const lambdaBundlesScenario: Scenario = {
+  name: 'lambda-bundles',
+  async run(options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> {
+    log('lambda-bundles: building each entry with lib/lambda-bundling.ts and timing cold imports');
+    // Outside the project: Biome lints every file under bench/, bundles included.
+    const outDir = join(tmpdir(), 'memory-hub-bench-bundles');
+    const bundles = await measureBundles({ outDir, runs: options.coldInitRuns }, log);
+    const rows = bundles.map((bundle) => {
+      if (bundle.failure !== undefined)
+        return [
+          `\`${bundle.entry}\``,
+          bundle.handlers.join(', '),
+          '—',
+          '—',
+          '—',
+          '—',
+          '—',
+          '—',
+          `**failed:** ${bundle.failure}`,
+        ];
+      const missing = bundle.handlers.filter((handler) => !bundle.exports.includes(handler));
+      return [
+        `\`${bundle.entry}\``,
+        bundle.handlers.join(', ') + (missing.length > 0 ? ` (**not exported: ${missing.join(', ')}**)` : ''),
+        `${bundle.bytes.toLocaleString('en-US')} B (${kib(bundle.bytes)})`,
+        kib(bundle.gzipBytes),
+        ms(bundle.importMedian),
+        `${ms(Math.min(...bundle.importMilliseconds))}–${ms(Math.max(...bundle.importMilliseconds))}`,
+        ms(bundle.processMedian),
+        bundle.awsCallsAtInit.length === 0 ? 'none' : bundle.awsCallsAtInit.map((call) => `\`${call}\``).join(', '),
+        bundle.largestPackages.map((entry) => `${entry.name} ${kib(entry.bytes)}`).join(', '),
+      ];
+    });
+    const environment = Object.entries(COLD_INIT_ENVIRONMENT)
+      .map(([name, value]) => `\`${name}=${value}\``)
+      .join(', ');
+    const body = [
+      'Bundled with esbuild using `lambdaEsbuildOptions` from `lib/lambda-bundling.ts` — the options the CDK app deploys with ' +
+        '(ESM, node24, minified, every dependency including `@aws-sdk/*` bundled). Init = `await import(bundle)` in a fresh ' +
+        `Node process (median of ${options.coldInitRuns}, after one unmeasured import to warm the page cache), with ${environment}, ` +
+        'dummy AWS credentials in the environment (as Lambda provides them) and `AWS_ENDPOINT_URL` pointing every AWS client at a ' +
+        'loopback stub that answers SSM GetParameter with the default configuration: AWS calls made during init are listed, and each ' +
+        'costs a real network round trip in AWS that is not in these figures. "Process" adds Node\'s own start-up (spawn to exit). ' +
+        'One function per handler is deployed from each bundle, so every handler of an entry has the same size and init. ' +
+        `Bundles are left in \`${outDir}\` for inspection.`,
+      '',
+      table(
+        [
+          'Entry',
+          'Handlers (one function each)',
+          'Size',
+          'gzip',
+          'Init median ms',
+          'Init range ms',
+          'Process median ms',
+          'AWS calls at init',
+          'Largest packages',
+        ],
+        rows,
+        ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
+      ),
+    ].join('\n');
+    return {
+      sections: [{ title: 'Lambda bundles', body }],
+      headline: bundles.map((bundle) => ({
+        label: `Bundle ${bundle.entry.split('/').pop()}`,
+        value: bundle.failure === undefined ? `${kib(bundle.bytes)}, init ${ms(bundle.importMedian)} ms` : 'failed',
+        ...(bundle.failure !== undefined && { pass: false }),
+      })),
+      methodNotes: [
+        "Bundle init is measured on this machine's CPU, not on a Lambda arm64 sandbox at 512 MB (which gets a fraction of a vCPU); " +
+          'treat it as a relative figure for comparing bundles over time.',
+      ],
+      raw: bundles,
+    };
+  },
+};

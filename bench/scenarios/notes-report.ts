@@ -1,0 +1,479 @@
+/** The notes-load scenario's figures as report sections and headline figures. */
+import { availableParallelism } from 'node:os';
+import type { BenchOptions } from '../bench-options.ts';
+import { measuredCosts, modelCostPerMillion, PRICE_NOTES } from '../cost-model.ts';
+import { NOTE_OPERATIONS, type NoteOperation, OPERATION_KIND, OPERATION_LABELS } from '../load/notes-workload.ts';
+import type { PhaseAnalysis, Verdict } from '../load/phase-analysis.ts';
+import { bullets, dollars, fixed, ms, passFail, percent, table } from '../report/markdown.ts';
+import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
+import type { CostReport } from '../server-process.ts';
+import { COMPONENTS, type Component, type CpuBreakdown } from '../server-profile.ts';
+import { median, percentile } from '../stats.ts';
+import { budgetOf, MINIMUM_ACHIEVED_SHARE, READ_P95_BUDGET_MS, WRITE_P95_BUDGET_MS } from './notes-budget.ts';
+
+export interface LoadRun {
+  index: number;
+  analysis: PhaseAnalysis;
+  verdict: Verdict;
+  serverCpuShare: number | undefined;
+  /** Cores kept busy by other processes (and hypervisor steal) during the measured phase. */
+  otherCpuCores: number | undefined;
+  /** Seconds the run waited for the machine to quieten before it started. */
+  quietWaitSeconds: number;
+  setupSeconds: number;
+  costReport: CostReport;
+  /** Server handler time in the measured phase, ms, by operation. */
+  handlerUnderLoad: Record<string, number[]>;
+  /** Server handler time of the one-at-a-time requests, ms, by operation. */
+  handlerAlone: Record<string, number[]>;
+  /** Client-side latency of the one-at-a-time requests. */
+  serviceTime: Record<NoteOperation, { latencies: number[]; errors: number }>;
+  meanListedItems: number;
+  patchFallbacks: number;
+}
+
+export interface CeilingStep {
+  ratePerSecond: number;
+  analysis: PhaseAnalysis;
+  verdict: Verdict;
+  serverCpuShare: number | undefined;
+  otherCpuCores: number | undefined;
+  meanListedItems: number;
+  /** Failed while the machine was busy with other work, and was run again. */
+  discarded: boolean;
+}
+
+export interface CeilingResult {
+  steps: CeilingStep[];
+  /** Highest offered rate that held; 0 when none did. */
+  sustainable: number;
+  /** Lowest offered rate that did not hold; undefined when the search ran out of steps first. */
+  lowestFailed: number | undefined;
+}
+
+export interface ProfileResult {
+  breakdown: CpuBreakdown;
+  requests: number;
+  analysis: PhaseAnalysis;
+  serverCpuShare: number | undefined;
+  intervalMicros: number;
+}
+
+/** Server process CPU (all threads, unprofiled) per request of a fixed-rate run, ms. */
+export const cpuPerRequest = (run: LoadRun): number =>
+  run.serverCpuShare === undefined ? Number.NaN : (run.serverCpuShare * 1000) / run.analysis.achievedRatePerSecond;
+
+/** Per operation: the median across runs of each run's p50 / p95 / p99. */
+const medianOfRuns = (runs: readonly LoadRun[], operation: string) => {
+  const figures = runs.map((run) => run.analysis.byOperation[operation]);
+  const pick = (key: 'p50' | 'p95' | 'p99') => median(figures.map((figure) => figure?.[key] ?? Number.NaN));
+  return {
+    count: figures.reduce((total, figure) => total + (figure?.count ?? 0), 0),
+    p50: pick('p50'),
+    p95: pick('p95'),
+    p99: pick('p99'),
+    worstP95: Math.max(...figures.map((figure) => figure?.p95 ?? Number.NaN)),
+  };
+};
+
+const pooled = (runs: readonly LoadRun[], pick: (run: LoadRun) => number[] | undefined): number[] =>
+  runs.flatMap((run) => pick(run) ?? []);
+
+const errorKinds = (errors: Record<string, number>): string =>
+  Object.keys(errors).length === 0
+    ? 'none'
+    : Object.entries(errors)
+        .map(([kind, count]) => `${kind} × ${count}`)
+        .join(', ');
+
+const loadSection = (options: BenchOptions, runs: readonly LoadRun[]): ReportSection => {
+  const { ratePerSecond, durationSeconds } = options.load;
+  const errors = runs.reduce((total, run) => total + run.analysis.errors, 0);
+  const allErrors: Record<string, number> = {};
+  for (const run of runs)
+    for (const [kind, count] of Object.entries(run.analysis.errorsByKind))
+      allErrors[kind] = (allErrors[kind] ?? 0) + count;
+  const rows = NOTE_OPERATIONS.map((operation) => {
+    const figures = medianOfRuns(runs, operation);
+    const handler = pooled(runs, (run) => run.handlerUnderLoad[operation]);
+    const budget = budgetOf(operation);
+    return [
+      OPERATION_LABELS[operation],
+      OPERATION_KIND[operation],
+      figures.count,
+      ms(figures.p50),
+      ms(figures.p95),
+      ms(figures.p99),
+      ms(figures.worstP95),
+      `≤ ${budget}`,
+      passFail(figures.p95 <= budget),
+      `${ms(percentile(handler, 50))} / ${ms(percentile(handler, 95))}`,
+    ];
+  });
+  const { tenants, principals, mix } = options.workload;
+  return {
+    title: `Notes load at ${ratePerSecond}/s`,
+    body: [
+      `${runs.length} run${runs.length === 1 ? '' : 's'} × ${durationSeconds} s at ${ratePerSecond} arrivals/s (open loop), each on a fresh server; ` +
+        `${principals} principals over ${tenants} tenants; mix create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%. ` +
+        'Latency is client-side, from the scheduled arrival to the last byte of the response. ' +
+        `Percentiles are the median across runs of each run's figure; "worst-run p95" is the highest run's. ` +
+        'The server handler time (pooled over runs) is measured inside the server around the handler; it includes waiting for the event loop while other requests run.',
+      '',
+      table(
+        [
+          'Operation',
+          'Kind',
+          'Requests',
+          'p50 ms',
+          'p95 ms',
+          'p99 ms',
+          'Worst-run p95',
+          'p95 budget',
+          'Result',
+          'Server handler p50 / p95 ms',
+        ],
+        rows,
+        ['left', 'left'],
+      ),
+      '',
+      `Errors: **${errors}** (${errorKinds(allErrors)}). Achieved throughput per run: ` +
+        `${runs.map((run) => `${run.analysis.achievedRatePerSecond.toFixed(1)}/s`).join(', ')} of ${ratePerSecond}/s offered; ` +
+        `server process CPU per run: ${runs.map((run) => percent(run.serverCpuShare)).join(', ')} of one core; ` +
+        `other load on the machine (other processes, hypervisor steal) kept ${runs.map((run) => fixed(run.otherCpuCores)).join(', ')} of its ` +
+        `${availableParallelism()} cores busy.`,
+    ].join('\n'),
+  };
+};
+
+const perRunSection = (runs: readonly LoadRun[]): ReportSection => {
+  const blocks = runs.map((run) => {
+    const rows = NOTE_OPERATIONS.map((operation) => {
+      const figures = run.analysis.byOperation[operation];
+      return [
+        operation,
+        figures?.count ?? 0,
+        ms(figures?.p50),
+        ms(figures?.p95),
+        ms(figures?.p99),
+        ms(figures?.max),
+        figures?.errors ?? 0,
+      ];
+    });
+    const { analysis } = run;
+    return [
+      `### Run ${run.index + 1} — ${run.verdict.held ? 'within budget' : `outside budget (${run.verdict.reasons.join('; ')})`}`,
+      '',
+      table(['Operation', 'Requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'Errors'], rows),
+      '',
+      bullets([
+        `Achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s (${analysis.completed} of ${analysis.scheduled} answered); errors ${analysis.errors} (${errorKinds(analysis.errorsByKind)})`,
+        `Server process CPU ${percent(run.serverCpuShare)} of one core; other load ${fixed(run.otherCpuCores)} cores (after waiting ${run.quietWaitSeconds.toFixed(0)} s for a quiet machine); load generator CPU ${percent(analysis.generatorCpuShare)}, ` +
+          `event-loop delay p99 ${ms(analysis.generatorLoopDelayP99)} ms, send lag p99 ${ms(analysis.sendLagP99)} ms (max ${ms(analysis.sendLagMax)} ms)`,
+        `List pages held ${run.meanListedItems.toFixed(1)} notes on average; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s` +
+          (run.patchFallbacks > 0
+            ? `; ${run.patchFallbacks} patches became gets (every principal tried was busy)`
+            : ''),
+      ]),
+    ].join('\n');
+  });
+  return { title: 'Notes load — per-run detail', body: blocks.join('\n\n') };
+};
+
+const ceilingSection = (options: BenchOptions, result: CeilingResult, runs: readonly LoadRun[]): ReportSection => {
+  // Lists return every note of the principal up to the page size, so they get dearer as the table fills;
+  // short steps on a fresh table see smaller pages than the end of a 60 s run.
+  const stepPages = median(result.steps.map((step) => step.meanListedItems));
+  const runPages = median(runs.map((run) => run.meanListedItems));
+  const pageNote =
+    stepPages < runPages * 0.8
+      ? ` Caveat: list pages here held ${fixed(stepPages, 1)} notes on average against ${fixed(runPages, 1)} in the ` +
+        `${options.load.durationSeconds} s runs (a list decrypts every note it returns), so a rate that holds here can still miss ` +
+        'the list budget in the longer runs above.'
+      : '';
+  const rows = result.steps.map((step) => [
+    step.ratePerSecond,
+    step.analysis.achievedRatePerSecond.toFixed(1),
+    step.analysis.errors,
+    ...NOTE_OPERATIONS.map((operation) => ms(step.analysis.byOperation[operation]?.p95)),
+    fixed(step.meanListedItems, 1),
+    percent(step.serverCpuShare),
+    fixed(step.otherCpuCores),
+    step.discarded
+      ? `discarded, machine busy (${step.verdict.reasons.join('; ')}); run again`
+      : step.verdict.held
+        ? 'held'
+        : `no — ${step.verdict.reasons.join('; ')}`,
+  ]);
+  const { ceiling } = options;
+  return {
+    title: 'Throughput ceiling',
+    body: [
+      `One fresh server, seeded and warmed up, then ${ceiling.stepSeconds} s steps from ${ceiling.startRatePerSecond}/s ` +
+        `up by ${ceiling.stepRatePerSecond}/s until one does not hold, then up to ${ceiling.refineSteps} bisection step(s) ` +
+        `between the last rate that held (or 0) and the first that did not. A step holds when every p95 is within budget ` +
+        `(reads ≤ ${READ_P95_BUDGET_MS} ms, writes ≤ ${WRITE_P95_BUDGET_MS} ms), there are no errors and achieved throughput ` +
+        `is ≥ ${MINIMUM_ACHIEVED_SHARE * 100}% of offered. A step that fails while other load takes more than half a core ` +
+        'is run once more and the first attempt marked discarded. Steps are listed in the order they ran.',
+      '',
+      `Highest sustainable rate: **${ceilingText(result)}**.${pageNote}`,
+      '',
+      table(
+        [
+          'Offered /s',
+          'Achieved /s',
+          'Errors',
+          ...NOTE_OPERATIONS.map((operation) => `${operation} p95 ms`),
+          'Notes / list page',
+          'Server CPU',
+          'Other load (cores)',
+          'Held',
+        ],
+        rows,
+        ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ),
+    ].join('\n'),
+  };
+};
+
+const ceilingText = (result: CeilingResult): string => {
+  if (result.lowestFailed === undefined) return `≥ ${result.sustainable}/s (the search stopped before any rate failed)`;
+  if (result.sustainable === 0) return `below ${result.lowestFailed}/s (no rate tried held)`;
+  return `${result.sustainable}/s (${result.lowestFailed}/s did not hold)`;
+};
+
+const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult | undefined): ReportSection => {
+  const serviceRows = NOTE_OPERATIONS.map((operation) => {
+    const latencies = pooled(runs, (run) => run.serviceTime[operation].latencies);
+    const handler = pooled(runs, (run) => run.handlerAlone[operation]);
+    return [
+      operation,
+      latencies.length,
+      ms(percentile(latencies, 50)),
+      ms(percentile(latencies, 95)),
+      ms(percentile(handler, 50)),
+      runs.reduce((total, run) => total + run.serviceTime[operation].errors, 0),
+    ];
+  });
+  const parts = [
+    'Service time: after each run, every operation again one request at a time (nothing queued anywhere), pooled over runs. ' +
+      'This is the floor under the loaded latencies above.',
+    '',
+    table(['Operation', 'Requests', 'Alone p50 ms', 'Alone p95 ms', 'Server handler p50 ms', 'Errors'], serviceRows),
+  ];
+  const perRequest = median(runs.map(cpuPerRequest));
+  parts.push(
+    '',
+    `Under load the server process (all its threads, read from /proc) used **${ms(perRequest)} ms of CPU per request** ` +
+      `(runs: ${runs.map((run) => ms(cpuPerRequest(run))).join(', ')} ms), ${percent(median(runs.map((run) => run.serverCpuShare ?? Number.NaN)))} ` +
+      `of a core at ${runs[0]?.analysis.offeredRatePerSecond ?? '—'}/s, on a ${availableParallelism()}-core machine it shares with the load generator. ` +
+      'The handlers and the local gateway run on one event loop, so requests wait behind one another well before the process runs out of CPU.',
+  );
+  if (profile) {
+    const { breakdown } = profile;
+    const components = (Object.keys(COMPONENTS) as Component[])
+      .map((component) => ({ component, milliseconds: breakdown.byComponent[component] }))
+      .filter((entry) => entry.milliseconds > 0)
+      .sort((a, b) => b.milliseconds - a.milliseconds);
+    const share = (milliseconds: number) => milliseconds / breakdown.busyMilliseconds;
+    const engineNote =
+      share(breakdown.byComponent.engine) < 0.01
+        ? 'the embedded engine (not on the main thread: its CPU is in the process total above, not in this profile)'
+        : `the embedded engine (${percent(share(breakdown.byComponent.engine))})`;
+    parts.push(
+      '',
+      `CPU profile of the server's main thread: one more fresh server under \`node --cpu-prof\` (sampling every ${profile.intervalMicros} µs), ` +
+        `seeded and warmed up, then the same workload at half the rate (${profile.analysis.offeredRatePerSecond}/s for ` +
+        `${(breakdown.windowMilliseconds / 1000).toFixed(0)} s; the profiler itself slows the server, and a saturated server would spend the ` +
+        `window on its backlog). The main thread was busy ${percent(breakdown.busyMilliseconds / breakdown.windowMilliseconds)} of the window. ` +
+        'Each sample is charged to the nearest non-Node frame on its stack, so crypto, streams and buffers count against the package that ' +
+        'called them; "ms per request" is main-thread time under the profiler, which inflates it.' +
+        (breakdown.windowed
+          ? ''
+          : ' (The profile could not be cut to the measured window; it covers the whole server life.)'),
+      '',
+      table(
+        ['Component', 'Share of main-thread CPU', 'ms per request (profiled)'],
+        components.map((entry) => [
+          COMPONENTS[entry.component],
+          percent(share(entry.milliseconds)),
+          fixed(entry.milliseconds / profile.requests),
+        ]),
+        ['left', 'right', 'right'],
+      ),
+      '',
+      `Busiest packages / files: ${breakdown.topOwners
+        .map((owner) => `${owner.owner} ${percent(share(owner.milliseconds))}`)
+        .join(', ')}.`,
+      '',
+      `Local mode only: the local gateway and JWT verification (${percent(share(breakdown.byComponent.gateway))}), ${engineNote}, ` +
+        'and part of the Node runtime share (HTTP to and from the engine over loopback) have no counterpart inside a Lambda function: in AWS, ' +
+        'API Gateway verifies the token, DynamoDB is a remote service, and each sandbox serves one request at a time instead of sharing an event loop.',
+    );
+  }
+  return { title: 'Where the time goes', body: parts.join('\n') };
+};
+
+const costSection = (runs: readonly LoadRun[]): { section: ReportSection; totals: Record<string, number> } => {
+  const measured = measuredCosts(
+    runs.map((run) => run.costReport),
+    NOTE_OPERATIONS,
+    (operation) => pooled(runs, (run) => run.handlerAlone[operation]),
+  );
+  const totals: Record<string, number> = {};
+  const measuredRows = measured.map((cost) => [
+    cost.operationId,
+    cost.requests,
+    fixed(cost.storageRequestsPerOperation),
+    fixed(cost.readUnitsPerOperation),
+    fixed(cost.writeUnitsPerOperation),
+    fixed(cost.keyOperationsPerOperation),
+    ms(
+      percentile(
+        pooled(runs, (run) => run.handlerUnderLoad[cost.operationId]),
+        50,
+      ),
+    ),
+    ms(cost.handlerP50Milliseconds),
+  ]);
+  const modelRows = measured.map((cost) => {
+    const model = modelCostPerMillion(cost);
+    totals[cost.operationId] = model.total;
+    return [
+      cost.operationId,
+      model.billedMilliseconds,
+      dollars(model.apiGateway),
+      dollars(model.lambdaRequests),
+      dollars(model.lambdaDuration),
+      dollars(model.dynamoDb),
+      dollars(model.kms),
+      `**${dollars(model.total)}**`,
+    ];
+  });
+  return {
+    totals,
+    section: {
+      title: 'Cost per operation',
+      body: [
+        'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
+          'included — the same operations, so the averages hold): DynamoDB requests, the capacity units DynamoDB reported ' +
+          '(`ReturnConsumedCapacity: TOTAL`), and key operations (each one is a KMS call in AWS when nothing is cached: ' +
+          'GenerateDataKey on a write, Decrypt on a read).',
+        '',
+        table(
+          [
+            'Operation',
+            'Requests',
+            'DynamoDB requests / op',
+            'Read units / op',
+            'Write units / op',
+            'KMS calls / op',
+            'Handler p50 under load ms',
+            'Handler p50 alone ms',
+          ],
+          measuredRows,
+        ),
+        '',
+        'Modelled AWS cost, **US dollars per million operations**:',
+        '',
+        table(
+          ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
+          modelRows,
+        ),
+        '',
+        bullets([
+          ...PRICE_NOTES,
+          'Lambda duration is the local handler p50 measured one request at a time (a Lambda sandbox serves one request at a time, so ' +
+            'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
+            'an embedded engine over loopback and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
+            'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.',
+          'KMS is priced with no caching (one call per key operation). The deployed backend caches data-key materials ' +
+            '(`NodeCachingMaterialsManager`), so warm functions re-reading the same records make fewer Decrypt calls; the KMS column is an upper bound.',
+          'List costs depend on page contents: the read units and Decrypt calls scale with the notes returned (see the per-run list page size).',
+        ]),
+      ].join('\n'),
+    },
+  };
+};
+
+const methodNotes = (options: BenchOptions): string[] => [
+  'The server runs as a child process (`bin/local-server.ts` on the same Node, `PORT=0`, quiet logs, a fresh temporary data ' +
+    'folder) so the load generator never shares its event loop; the embedded DynamoDB-compatible engine runs inside the server process, ' +
+    "as in `npm start`. The generator and the server share the machine's cores with whatever else runs on it.",
+  'Each fixed-rate run gets its own fresh server, so runs are independent repeats from the same starting state rather than one ' +
+    'long run whose table keeps growing. Tokens (one per principal) are minted once with the local issuer and its folder is copied ' +
+    'into each fresh data folder. Every principal is seeded with one or two notes (8 requests at a time), then ' +
+    `${options.load.warmupSeconds} s of unmeasured traffic at the same rate warms the JIT and the connection pool.`,
+  'Open loop: arrivals are scheduled at fixed intervals by the wall clock and sent without waiting for earlier responses; latency is ' +
+    'measured from the scheduled time, so any queueing (in the generator, on sockets or in the server) counts. Send lag and the ' +
+    "generator's event-loop delay are reported per run to show the generator kept up.",
+  'HTTP/1.1 keep-alive connections (node:http Agent, FIFO socket reuse, up to 256 sockets). Create and patch send JSON bodies of ' +
+    '20–80 words with 0–3 tags; creates carry no Idempotency-Key. Each principal has at most one patch in flight and patches with the ' +
+    'ETag it last received from a create or patch, so a 412 can only mean a bug; any non-2xx or unanswered request is an error.',
+  `Requests still unanswered ${options.drainTimeoutMs / 1000} s after the last arrival count as errors ("unanswered"). ` +
+    'Server CPU is read from /proc for the server process (all its threads) as a share of one core; "other load" is the ' +
+    "machine's busy CPU (/proc/stat, hypervisor steal included) minus the server and the load generator — other work competing " +
+    `for the same cores during the phase. Before each phase the bench waits (up to 15 s) for other load to drop below 0.3 cores.`,
+];
+
+export const notesLoadReport = (
+  options: BenchOptions,
+  runs: readonly LoadRun[],
+  ceiling: CeilingResult,
+  profile: ProfileResult | undefined,
+): ScenarioResult => {
+  const cost = costSection(runs);
+  const headline: HeadlineFigure[] = NOTE_OPERATIONS.map((operation) => {
+    const { p95 } = medianOfRuns(runs, operation);
+    return {
+      label: `${operation} p95 at ${options.load.ratePerSecond}/s (${OPERATION_KIND[operation]}, ≤ ${budgetOf(operation)} ms)`,
+      value: `${ms(p95)} ms`,
+      pass: p95 <= budgetOf(operation),
+    };
+  });
+  const errors = runs.reduce((total, run) => total + run.analysis.errors, 0);
+  headline.push({
+    label: `Errors at ${options.load.ratePerSecond}/s (all runs)`,
+    value: String(errors),
+    pass: errors === 0,
+  });
+  headline.push({
+    label: 'Highest sustainable rate',
+    value: ceilingText(ceiling),
+    pass: ceiling.sustainable >= options.load.ratePerSecond,
+  });
+  headline.push({
+    label: `Server process CPU per request at ${options.load.ratePerSecond}/s`,
+    value: `${ms(median(runs.map(cpuPerRequest)))} ms`,
+  });
+  for (const operation of NOTE_OPERATIONS)
+    headline.push({ label: `${operation} modelled AWS cost`, value: `${dollars(cost.totals[operation])} per million` });
+
+  return {
+    sections: [
+      loadSection(options, runs),
+      perRunSection(runs),
+      ceilingSection(options, ceiling, runs),
+      whereTimeGoesSection(runs, profile),
+      cost.section,
+    ],
+    headline,
+    methodNotes: methodNotes(options),
+    raw: {
+      runs: runs.map(({ costReport, handlerUnderLoad, handlerAlone, serviceTime, ...run }) => ({
+        ...run,
+        costs: Object.fromEntries(
+          Object.entries(costReport).map(([operation, { handlerMilliseconds: _, ...counts }]) => [operation, counts]),
+        ),
+        handlerP50UnderLoad: mapValues(handlerUnderLoad, (values) => percentile(values, 50)),
+        handlerP50Alone: mapValues(handlerAlone, (values) => percentile(values, 50)),
+        serviceTimeP50: mapValues(serviceTime, (entry) => percentile(entry.latencies, 50)),
+      })),
+      ceiling,
+      profile,
+    },
+  };
+};
+
+const mapValues = <T, R>(record: Record<string, T>, map: (value: T) => R): Record<string, R> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));

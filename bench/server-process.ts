@@ -1,0 +1,182 @@
+/**
+ * The local server as a child process (`bin/local-server.ts` on this Node), so the load generator never
+ * shares the server's event loop. Fresh data folder, free port, quiet logs, and the per-operation cost
+ * report that the server writes when it is stopped with SIGTERM.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { OperationCost } from '../lambdas/local/request-cost-meter.ts';
+
+export type CostReport = Record<string, OperationCost>;
+
+const STARTUP_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+const LISTENING = /Memory Hub listening on (http:\/\/\S+)/;
+
+/**
+ * A fresh data folder. With `issuerFrom`, the local issuer (signing key, JWKS, registered clients) is
+ * copied from that folder, so tokens minted there are accepted by a server on the new one.
+ */
+export const createDataDir = async (issuerFrom?: string): Promise<string> => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'memory-hub-bench-'));
+  if (issuerFrom) await cp(join(issuerFrom, 'issuer'), join(dataDir, 'issuer'), { recursive: true });
+  return dataDir;
+};
+
+export const removeDataDir = (dataDir: string): Promise<void> => rm(dataDir, { recursive: true, force: true });
+
+export interface CpuSample {
+  /** User + system CPU time of the whole process (all threads), milliseconds. */
+  cpuMilliseconds: number;
+  at: number;
+}
+
+export interface ServerStartOptions {
+  /** Run under `--cpu-prof`, writing the profile here when the server exits. */
+  cpuProfileDir?: string;
+  /** Sampling interval of the profiler, µs (Node's default is 1000). */
+  cpuProfileIntervalMicros?: number;
+}
+
+export class ServerProcess {
+  readonly url: string;
+  readonly dataDir: string;
+  readonly #child: ChildProcess;
+  readonly #costReportPath: string;
+  readonly #exited: Promise<number | null>;
+  #output = '';
+
+  private constructor(child: ChildProcess, url: string, dataDir: string, costReportPath: string, output: string) {
+    this.#child = child;
+    this.url = url;
+    this.dataDir = dataDir;
+    this.#costReportPath = costReportPath;
+    this.#output = output;
+    this.#exited = new Promise((resolveExit) => {
+      if (child.exitCode !== null) resolveExit(child.exitCode);
+      else child.once('exit', (code) => resolveExit(code));
+    });
+    child.stdout?.on('data', (chunk: Buffer) => this.#remember(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => this.#remember(chunk));
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** Starts `bin/local-server.ts`; with `cpuProfileDir`, under `--cpu-prof` (the profile is written on exit). */
+  static async start(dataDir: string, options: ServerStartOptions = {}): Promise<ServerProcess> {
+    const costReportPath = join(dataDir, 'cost-report.json');
+    const profiling = options.cpuProfileDir
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${options.cpuProfileDir}`,
+          `--cpu-prof-interval=${options.cpuProfileIntervalMicros ?? 1000}`,
+        ]
+      : [];
+    const child = spawn(process.execPath, [...profiling, resolve('bin/local-server.ts')], {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        PORT: '0',
+        MEMORY_HUB_DATA_DIR: dataDir,
+        MEMORY_HUB_LOG: 'quiet',
+        MEMORY_HUB_COST_REPORT: costReportPath,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`The local server did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output}`));
+      }, STARTUP_TIMEOUT_MS);
+      const onData = (chunk: Buffer) => {
+        output += chunk.toString('utf8');
+        const match = LISTENING.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          child.stdout?.off('data', onData);
+          child.stderr?.off('data', onData);
+          resolveUrl(match[1]);
+        }
+      };
+      child.stdout?.on('data', onData);
+      child.stderr?.on('data', onData);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`The local server exited with ${code} before listening:\n${output}`));
+      });
+    });
+    return new ServerProcess(child, url, dataDir, costReportPath, output);
+  }
+
+  /** CPU time the server process has used so far (Linux /proc; undefined elsewhere). */
+  async cpu(): Promise<CpuSample | undefined> {
+    if (this.#child.pid === undefined) return undefined;
+    try {
+      const stat = await readFile(`/proc/${this.#child.pid}/stat`, 'utf8');
+      // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return { cpuMilliseconds: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, at: performance.now() };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGTERM, wait for the exit, and read the cost report the server wrote on the way out. */
+  async stop(): Promise<CostReport> {
+    if (this.#child.exitCode === null) this.#child.kill('SIGTERM');
+    const timeout = new Promise<'timeout'>((resolveTimeout) =>
+      setTimeout(() => resolveTimeout('timeout'), STOP_TIMEOUT_MS).unref(),
+    );
+    const code = await Promise.race([this.#exited, timeout]);
+    if (code === 'timeout') {
+      this.#child.kill('SIGKILL');
+      throw new Error(`The local server did not stop within ${STOP_TIMEOUT_MS} ms:\n${this.#output}`);
+    }
+    if (code !== 0) throw new Error(`The local server exited with ${code}:\n${this.#output}`);
+    return JSON.parse(await readFile(this.#costReportPath, 'utf8')) as CostReport;
+  }
+
+  /**
+   * Waits until the server has (almost) stopped using CPU — after a phase that left requests unanswered,
+   * the server is still working through them. Gives up after `timeoutMs`.
+   */
+  async waitForIdle(options: { belowShare?: number; windowMs?: number; timeoutMs?: number } = {}): Promise<boolean> {
+    const { belowShare = 0.1, windowMs = 500, timeoutMs = 30_000 } = options;
+    const deadline = performance.now() + timeoutMs;
+    while (performance.now() < deadline) {
+      const before = await this.cpu();
+      await new Promise((resolveWait) => setTimeout(resolveWait, windowMs));
+      const share = cpuShare(before, await this.cpu());
+      if (share === undefined || share < belowShare) return true;
+    }
+    return false;
+  }
+
+  /** Last resort when a scenario fails: make sure the child does not outlive the bench. */
+  kill(): void {
+    if (this.#child.exitCode === null) this.#child.kill('SIGKILL');
+  }
+
+  #remember(chunk: Buffer): void {
+    this.#output = (this.#output + chunk.toString('utf8')).slice(-8_000);
+  }
+}
+
+/** USER_HZ; 100 on every mainstream Linux build. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU use between two samples as a share of one core. */
+export const cpuShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined => {
+  if (!before || !after || after.at <= before.at) return undefined;
+  return (after.cpuMilliseconds - before.cpuMilliseconds) / (after.at - before.at);
+};
+
+/** The `.cpuprofile` files a profiled server wrote into `directory`. */
+export const cpuProfilesIn = async (directory: string): Promise<string[]> =>
+  (await readdir(directory)).filter((name) => name.endsWith('.cpuprofile')).map((name) => join(directory, name));
