@@ -387,8 +387,10 @@ const costSection = (runs: readonly LoadRun[]): { section: ReportSection; totals
             'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
             'an embedded engine over loopback and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
             'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.',
-          'KMS is priced with no caching (one call per key operation). The deployed backend caches data-key materials ' +
-            '(`NodeCachingMaterialsManager`), so warm functions re-reading the same records make fewer Decrypt calls; the KMS column is an upper bound.',
+          'KMS calls are the key operations the server actually made. Both backends cache decrypted payloads by ciphertext digest and ' +
+            'exact encryption context (`CachingContentCipher`), so a record read again costs no second Decrypt. The local server is one ' +
+            'process that sees every request; in AWS each warm function has its own cache and sees a share of the traffic, so more reads ' +
+            'miss there: for reads the KMS column is a lower bound, and one Decrypt per returned record (see the page size) the upper.',
           'List costs depend on page contents: the read units and Decrypt calls scale with the notes returned (see the per-run list page size).',
         ]),
       ].join('\n'),
