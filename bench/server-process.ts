@@ -41,6 +41,8 @@ export interface ServerStartOptions {
 }
 
 export class ServerProcess {
+  /** `[applied at (epoch ms), commit → last consumer applied (ms)]` per event, read when the server stops. */
+  relayLagSamples: readonly [number, number][] = [];
   readonly url: string;
   readonly dataDir: string;
   readonly #child: ChildProcess;
@@ -84,6 +86,7 @@ export class ServerProcess {
         MEMORY_HUB_DATA_DIR: dataDir,
         MEMORY_HUB_LOG: 'quiet',
         MEMORY_HUB_COST_REPORT: costReportPath,
+        MEMORY_HUB_RELAY_LAG_REPORT: join(dataDir, RELAY_LAG_FILE),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -139,6 +142,7 @@ export class ServerProcess {
       throw new Error(`The local server did not stop within ${STOP_TIMEOUT_MS} ms:\n${this.#output}`);
     }
     if (code !== 0) throw new Error(`The local server exited with ${code}:\n${this.#output}`);
+    this.relayLagSamples = JSON.parse(await readFile(join(this.dataDir, RELAY_LAG_FILE), 'utf8')) as [number, number][];
     return JSON.parse(await readFile(this.#costReportPath, 'utf8')) as CostReport;
   }
 
@@ -167,6 +171,8 @@ export class ServerProcess {
     this.#output = (this.#output + chunk.toString('utf8')).slice(-8_000);
   }
 }
+
+const RELAY_LAG_FILE = 'relay-lag.json';
 
 /** USER_HZ; 100 on every mainstream Linux build. */
 const CLOCK_TICKS_PER_SECOND = 100;

@@ -37,10 +37,7 @@ try {
       await writeFile(process.env.MEMORY_HUB_COST_REPORT, JSON.stringify(server.costs.report()));
     }
     if (process.env.MEMORY_HUB_RELAY_LAG_REPORT) {
-      await writeFile(
-        process.env.MEMORY_HUB_RELAY_LAG_REPORT,
-        JSON.stringify(server.backend.local.bus.lagMilliseconds),
-      );
+      await writeFile(process.env.MEMORY_HUB_RELAY_LAG_REPORT, JSON.stringify(server.backend.local.bus.lagSamples));
     }
     process.exit(0);
   };

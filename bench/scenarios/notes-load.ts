@@ -30,14 +30,21 @@ const runFixedRate = async (setup: SessionSetup, index: number): Promise<LoadRun
   const session = await NotesSession.open(setup, index, ratePerSecond);
   let measured: MeasuredPhase;
   let serviceTime: Awaited<ReturnType<NotesSession['serviceTime']>>;
+  const phaseStart = Date.now();
+  let phaseEnd = phaseStart;
   try {
     measured = await session.phase(ratePerSecond, durationSeconds, options.drainTimeoutMs);
+    phaseEnd = Date.now();
     serviceTime = await session.serviceTime(serviceTimeRequests);
   } catch (error) {
     await session.close().catch(() => undefined);
     throw error;
   }
   const costReport = await session.close();
+  // Events applied during the measured phase: commit → the last consumer (head projection, audit) applied.
+  const relayLag = session.server.relayLagSamples
+    .filter(([appliedAt]) => appliedAt >= phaseStart && appliedAt <= phaseEnd)
+    .map(([, lag]) => lag);
 
   // The server books handler times in completion order: seeding and warm-up, the measured phase, then the
   // one-at-a-time requests.
@@ -63,6 +70,7 @@ const runFixedRate = async (setup: SessionSetup, index: number): Promise<LoadRun
     serviceTime,
     meanListedItems: measured.meanListedItems,
     patchFallbacks: session.workload.patchFallbacks,
+    relayLag,
   };
   log(
     `  ${describePhase(run.analysis)}; server CPU ${formatShare(run.serverCpuShare)}; other load ${formatCores(run.otherCpuCores)}`,

@@ -30,6 +30,8 @@ export interface LoadRun {
   serviceTime: Record<NoteOperation, { latencies: number[]; errors: number }>;
   meanListedItems: number;
   patchFallbacks: number;
+  /** Commit → last consumer applied, ms, for every event applied during the measured phase. */
+  relayLag: number[];
 }
 
 export interface CeilingStep {
@@ -418,6 +420,49 @@ const methodNotes = (options: BenchOptions): string[] => [
     `for the same cores during the phase. Before each phase the bench waits (up to 15 s) for other load to drop below 0.3 cores.`,
 ];
 
+/** Median across runs of each run's relay-lag percentiles (events applied during the measured phase). */
+const relayLagFigures = (runs: readonly LoadRun[]) => {
+  const measured = runs.filter((run) => run.relayLag.length > 0);
+  if (measured.length === 0) return undefined;
+  const of = (p: number) => median(measured.map((run) => percentile(run.relayLag, p)));
+  return {
+    p50: of(50),
+    p95: of(95),
+    p99: of(99),
+    events: measured.reduce((total, run) => total + run.relayLag.length, 0),
+  };
+};
+
+const relayLagSection = (options: BenchOptions, runs: readonly LoadRun[]) => {
+  const lag = relayLagFigures(runs);
+  return {
+    title: `Event relay lag at ${options.load.ratePerSecond}/s`,
+    body: [
+      'Every committed revision carries an outbox event; locally the store hands it to the relay (the stand-in for the ' +
+        "table's stream), which publishes it on the in-process bus to the head-projection and audit consumers. Lag is from the " +
+        "revision's commit time (`occurred_at`, taken just before the conditional put) to the moment the last consumer applied " +
+        'it, for every event applied during the measured phase; percentiles are the median across runs.',
+      '',
+      lag
+        ? table(
+            ['Events', 'p50 ms', 'p95 ms', 'p99 ms', 'Per run (p50 / p95 ms)'],
+            [
+              [
+                lag.events,
+                ms(lag.p50),
+                ms(lag.p95),
+                ms(lag.p99),
+                runs
+                  .map((run) => `${ms(percentile(run.relayLag, 50))} / ${ms(percentile(run.relayLag, 95))}`)
+                  .join('; '),
+              ],
+            ],
+          )
+        : 'No event was applied during the measured phase.',
+    ].join('\n'),
+  };
+};
+
 export const notesLoadReport = (
   options: BenchOptions,
   runs: readonly LoadRun[],
@@ -444,6 +489,11 @@ export const notesLoadReport = (
     value: ceilingText(ceiling),
     pass: ceiling.sustainable >= options.load.ratePerSecond,
   });
+  const lag = relayLagFigures(runs);
+  headline.push({
+    label: `Event relay lag at ${options.load.ratePerSecond}/s, commit → consumers applied (p50 / p95)`,
+    value: lag ? `${ms(lag.p50)} / ${ms(lag.p95)} ms` : 'no events',
+  });
   headline.push({
     label: `Server process CPU per request at ${options.load.ratePerSecond}/s`,
     value: `${ms(median(runs.map(cpuPerRequest)))} ms`,
@@ -454,6 +504,7 @@ export const notesLoadReport = (
   return {
     sections: [
       loadSection(options, runs),
+      relayLagSection(options, runs),
       perRunSection(runs),
       ceilingSection(options, ceiling, runs),
       whereTimeGoesSection(runs, profile),

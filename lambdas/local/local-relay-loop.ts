@@ -1,6 +1,8 @@
 import type { OutboxRelay } from '../core/events/outbox-relay.ts';
 import type { OutboxEntry } from '../core/records/record-store.port.ts';
 
+const SWEEP_MINIMUM_AGE_MS = 2000;
+
 /**
  * Local mode's outbox relay: what the table stream and the one-minute sweep do in AWS. The store offers
  * each committed outbox entry (as the stream would deliver it) and the loop relays it right after; a slow
@@ -63,7 +65,8 @@ export class LocalRelayLoop {
       while (this.#offered.length > 0) await this.#relay.relay(this.#offered.splice(0));
       if (this.#sweepDue) {
         this.#sweepDue = false;
-        await this.#relay.sweep();
+        // Only what the stream path has had time to relay: younger entries may be in flight right now.
+        await this.#relay.sweep({ minimumAgeMs: SWEEP_MINIMUM_AGE_MS });
       }
     } catch {
       // Whatever did not go out stays marked in the outbox; the next sweep publishes it.

@@ -23,8 +23,9 @@ export class LocalEventBus implements EventPublisher {
   readonly #metrics: Metrics;
   readonly #attempts: number;
   #available = true;
-  /** Milliseconds from commit (`occurred_at`) to the last consumer having applied the event. */
-  readonly lagMilliseconds: number[] = [];
+  /** `[when applied (epoch ms), lag (ms)]` per delivered event: from the revision's commit time
+   * (`occurred_at`) to the last consumer having applied it. The newest 100,000 are kept. */
+  readonly lagSamples: [number, number][] = [];
 
   constructor(options: LocalEventBusOptions) {
     this.#consumers = options.consumers;
@@ -39,7 +40,8 @@ export class LocalEventBus implements EventPublisher {
 
   async publish(events: readonly RecordEvent[]): Promise<PublishOutcome> {
     if (!this.#available) return { failed: events };
-    for (const event of events) await this.deliver(event);
+    // Side by side, as EventBridge would: consumers are revision-aware, so order does not matter.
+    await Promise.all(events.map((event) => this.deliver(event)));
     return { failed: [] };
   }
 
@@ -50,8 +52,9 @@ export class LocalEventBus implements EventPublisher {
       if (only !== undefined && consumer.name !== only) continue;
       if (!(await this.#deliverTo(consumer, event))) delivered = false;
     }
-    this.lagMilliseconds.push(Date.now() - Date.parse(event.occurred_at));
-    if (this.lagMilliseconds.length > 100_000) this.lagMilliseconds.splice(0, 50_000);
+    const now = Date.now();
+    this.lagSamples.push([now, now - Date.parse(event.occurred_at)]);
+    if (this.lagSamples.length > 100_000) this.lagSamples.splice(0, 50_000);
     return delivered;
   }
 

@@ -36,11 +36,9 @@ export class OutboxRelay {
     if (entries.length === 0) return { failedMarkers: [] };
     const { failed } = await this.#publisher.publish(entries.map((entry) => entry.event));
     const failedIds = new Set(failed.map((event) => event.event_id));
-    const failedMarkers: string[] = [];
-    for (const entry of entries) {
-      if (failedIds.has(entry.event.event_id)) failedMarkers.push(entry.marker);
-      else await this.#outbox.clearOutboxMarker(entry.marker);
-    }
+    const failedMarkers = entries.filter((entry) => failedIds.has(entry.event.event_id)).map((entry) => entry.marker);
+    const published = entries.filter((entry) => !failedIds.has(entry.event.event_id));
+    await Promise.all(published.map((entry) => this.#outbox.clearOutboxMarker(entry.marker)));
     this.#metrics.count('relay.published', entries.length - failedMarkers.length);
     if (failedMarkers.length > 0) this.#metrics.count('relay.publish_failed', failedMarkers.length);
     return { failedMarkers };
