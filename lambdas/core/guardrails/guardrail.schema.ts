@@ -1,31 +1,23 @@
 import { z } from 'zod';
 
 /**
- * A guardrail key has the shape of a belief key: 1-64 characters, a lowercase letter first, then lowercase
- * letters, digits, `_`, `.` or `-`. Dots let keys read as paths (`style.tone`, `review.max-comments`) without
- * making them a path: the key is one opaque token, compared exactly. The shape also keeps out `__proto__`
- * and anything that needs escaping in a storage key or a URL.
+ * A guardrail bounds a belief, so its key and values are a belief's (`learning/belief.schema.ts`): 1-64
+ * characters, a lowercase letter first, then lowercase letters, digits, `_`, `.` or `-`. Dots let keys read
+ * as paths (`style.tone`) without making them a path: the key is one opaque token, compared exactly. The
+ * shape also keeps out `__proto__` and anything that needs escaping in a storage key or a URL.
  */
-export const GUARDRAIL_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
-export const BELIEF_STRING_MAX_LENGTH = 256;
-export const ENUM_ALLOWED_MAX = 64;
-export const GUARDRAIL_SET_MAX_KEYS = 256;
+import { RULE_KEY_PATTERN, RULE_STRING_MAX_LENGTH, RuleKey, RuleValue } from '../learning/belief.schema.ts';
 
+export const GUARDRAIL_KEY_PATTERN = RULE_KEY_PATTERN;
+export const BELIEF_STRING_MAX_LENGTH = RULE_STRING_MAX_LENGTH;
+export const GuardrailKey = RuleKey;
+export type GuardrailKey = z.infer<typeof GuardrailKey>;
+export const BeliefValue = RuleValue;
+export type BeliefValue = z.infer<typeof BeliefValue>;
 const KEY_MESSAGE = 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -';
 
-export const GuardrailKey = z.string().regex(GUARDRAIL_KEY_PATTERN, KEY_MESSAGE);
-export type GuardrailKey = z.infer<typeof GuardrailKey>;
-
-/** A belief's value: short text, a finite number or a flag. Structured values are not beliefs. */
-export const BeliefValue = z.union(
-  [
-    z.string().max(BELIEF_STRING_MAX_LENGTH, `a text value is at most ${BELIEF_STRING_MAX_LENGTH} characters`),
-    z.number({ error: 'a number value must be finite' }),
-    z.boolean(),
-  ],
-  { error: `a value is a string (at most ${BELIEF_STRING_MAX_LENGTH} characters), a finite number or a boolean` },
-);
-export type BeliefValue = z.infer<typeof BeliefValue>;
+export const ENUM_ALLOWED_MAX = 64;
+export const GUARDRAIL_SET_MAX_KEYS = 256;
 
 /** Where a guardrail was set. Organisation guardrails bound project ones (see `clamp.ts`). */
 export const GuardrailScope = z.enum(['organisation', 'project']);
