@@ -34,6 +34,8 @@ export interface LocalBackendOptions {
 /** Local mode's backend, plus the local stand-ins a developer or a test may want to reach. */
 export interface LocalBackend extends Backend {
   readonly local: {
+    /** Releases the storage client's connections (on shutdown, before the engine closes). */
+    readonly close: () => Promise<void>;
     /** Subscribes to committed outbox entries: local mode's stand-in for the table stream. */
     readonly onCommitted: (listener: (entry: OutboxEntry) => void) => void;
     readonly bus: LocalEventBus;
@@ -98,6 +100,12 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
   if (!bus || !workflowRunner) throw new Error('the local backend was assembled without its bus or runner');
   return {
     ...backend,
-    local: { onCommitted: (listener) => commitListeners.push(listener), bus, deadLetters, workflowRunner },
+    local: {
+      close: async () => client.destroy(),
+      onCommitted: (listener) => commitListeners.push(listener),
+      bus,
+      deadLetters,
+      workflowRunner,
+    },
   };
 };

@@ -20,6 +20,8 @@ export const ErrorResponse = z
       message: z.string(),
       requestId: z.string(),
       issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      /** Why content was refused (e.g. `pii.email`), never the value itself. */
+      reasons: z.array(z.string()).optional(),
     }),
   })
   .meta({ id: 'Error' });

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { DomainError, ServiceUnavailableError, ValidationFailedError } from '../core/errors/domain-error.ts';
+import { SensitiveContentRefusedError } from '../core/protection/protection.errors.ts';
 import { PreconditionFailedError } from '../core/records/record.errors.ts';
 import { jsonResponse } from './responses.ts';
 
@@ -20,6 +21,9 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   'record.precondition_required': 428,
   'service.unavailable': 503,
   'workflow.unknown_step': 404,
+  'workflow.transient_step_failure': 503,
+  'protection.sensitive_content': 422,
+  'learning.rule_mismatch': 422,
   // A ciphertext refused for its context is, to the caller, a record that is not there.
   'crypto.context_mismatch': 404,
 };
@@ -44,5 +48,6 @@ export const errorResponse = (error: unknown, requestId: string): APIGatewayProx
   const code = domain.code === 'crypto.context_mismatch' ? 'not_found' : domain.code;
   const message = code === 'not_found' ? 'Not found' : domain.message;
   const issues = error instanceof ValidationFailedError && error.issues.length > 0 ? { issues: error.issues } : {};
-  return jsonResponse(status, { error: { code, message, requestId, ...issues } }, headers);
+  const reasons = error instanceof SensitiveContentRefusedError ? { reasons: [...error.reasons] } : {};
+  return jsonResponse(status, { error: { code, message, requestId, ...issues, ...reasons } }, headers);
 };

@@ -11,13 +11,20 @@ export interface EmbeddedDynamoDb {
  */
 export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDynamoDb> => {
   const worker = new Worker(new URL('./embedded-dynamodb.worker.ts', import.meta.url), { workerData: { path } });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('error', reject);
-    worker.on('message', (message: { type: string; port?: number; message?: string }) => {
-      if (message.type === 'listening' && message.port) resolve(message.port);
-      if (message.type === 'error') reject(new Error(`The embedded DynamoDB engine did not start: ${message.message}`));
+  let port: number;
+  try {
+    port = await new Promise<number>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.on('message', (message: { type: string; port?: number; message?: string }) => {
+        if (message.type === 'listening' && message.port) resolve(message.port);
+        if (message.type === 'error')
+          reject(new Error(`The embedded DynamoDB engine did not start: ${message.message}`));
+      });
     });
-  });
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
   return {
     endpoint: `http://127.0.0.1:${port}`,
     close: async () => {
@@ -27,7 +34,9 @@ export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDyna
         });
       });
       worker.postMessage({ type: 'close' });
-      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, 2000)))]);
+      clearTimeout(timer);
       await worker.terminate();
     },
   };

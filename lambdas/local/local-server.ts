@@ -62,8 +62,13 @@ export interface RunningLocalServer {
 export const startLocalServer = async (options: LocalServerOptions): Promise<RunningLocalServer> => {
   const releaseLock = await lockDataDir(options.dataDir);
   const cleanups: (() => Promise<void>)[] = [releaseLock];
-  const cleanUp = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  let closing: Promise<void> | undefined;
+  // Last registered, first cleaned; closing twice waits for the first close.
+  const cleanUp = () => {
+    closing ??= (async () => {
+      for (const cleanup of [...cleanups].reverse()) await cleanup().catch(() => undefined);
+    })();
+    return closing;
   };
   try {
     const engine = await startEmbeddedDynamoDb(options.inMemoryStorage ? undefined : join(options.dataDir, 'dynamodb'));
@@ -78,6 +83,7 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       ...(options.clock && { clock: options.clock }),
       ...(options.sleep && { sleep: options.sleep }),
     });
+    cleanups.push(() => backend.local.close());
     const relayLoop = new LocalRelayLoop({
       relay: backend.system.relay,
       measure: (run) => costs.measure(RELAY_COST_ENTRY, run),

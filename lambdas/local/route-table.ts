@@ -45,9 +45,14 @@ export class RouteTable {
       pathExists = true;
       if (candidate.route.method !== method) continue;
       const pathParameters: Record<string, string> = {};
-      candidate.names.forEach((name, index) => {
-        pathParameters[name] = decodeURIComponent(found[index + 1] ?? '');
-      });
+      try {
+        candidate.names.forEach((name, index) => {
+          pathParameters[name] = decodeURIComponent(found[index + 1] ?? '');
+        });
+      } catch {
+        // Malformed percent-encoding names nothing that exists.
+        return undefined;
+      }
       return { operation: candidate.operation, route: candidate.route, pathParameters };
     }
     return pathExists ? 'pathOnly' : undefined;

@@ -329,6 +329,37 @@ describe('API: notes over real HTTP', () => {
       expect(all.body.items.filter((note) => note.text === 'exactly once')).toHaveLength(1);
     });
 
+    it('refuses personal identifiers and secrets in a note with 422 and reason codes, echoing nothing, storing nothing', async () => {
+      const token = await api.token({ sub: 'careless' });
+      const email = 'jane.doe@example.com';
+      const card = '4111 1111 1111 1111';
+
+      const created = await create({ text: `mail ${email}, card ${card}` }, '/v1/notes', token);
+      const clean = await create({ text: 'prefers concise answers' }, '/v1/notes', token);
+      const revised = await api.request<ErrorBody & { error: { reasons?: string[] } }>(
+        'PATCH',
+        `/v1/notes/${clean.body.id}`,
+        {
+          token,
+          headers: { 'if-match': clean.body.etag },
+          body: { text: `key AKIAIOSFODNN7EXAMPL3 now` },
+        },
+      );
+
+      const body = created.body as unknown as ErrorBody & { error: { reasons?: string[] } };
+      expect([created.status, body.error.code]).toEqual([422, 'protection.sensitive_content']);
+      expect(body.error.reasons).toEqual(['pii.email', 'pii.payment_card']);
+      expect(JSON.stringify(body)).not.toMatch(/jane|4111/);
+      expect(revised.status).toBe(422);
+      const listed = await api.request<Page>('GET', '/v1/notes', { token });
+      expect(listed.body.items.map((note) => note.text)).toEqual(['prefers concise answers']);
+    });
+
+    it('answers 404 for a path with malformed percent-encoding', async () => {
+      const response = await api.request<ErrorBody>('GET', '/v1/notes/%E0%A4%A', { token: alice });
+      expect([response.status, response.body.error.code]).toEqual([404, 'not_found']);
+    });
+
     it('answers 405 for a known path with another method', async () => {
       expect((await api.request('PUT', '/v1/notes', { token: alice })).status).toBe(405);
     });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import { RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
 import { ManualClock } from '../../lambdas/core/time/clock.ts';
 import { describeRecordStoreContract } from '../contract/record-store.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
@@ -51,6 +52,30 @@ describe('Class: DynamoDbRecordStore', () => {
       expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
       await store.projectHead(second);
       expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
+      await table.close();
+    });
+  });
+
+  describe('Method: append, when the SDK retries a put that had committed', () => {
+    it('recognises its own write instead of reporting a conflict', async () => {
+      const table = await startEmbeddedTable();
+      const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+      const notes = scopeOf().namespace('note');
+      const first = revisionOf(notes, newRecordId(), 1);
+      const send = table.client.send.bind(table.client);
+      let lostResponses = 0;
+      // The first put of the revision commits, but its response is lost, and the SDK sends it again.
+      table.client.send = (async (command: { input: { Item?: { sk?: { S?: string } } } }) => {
+        const output = await send(command as never);
+        if (command.input.Item?.sk?.S?.startsWith('R#') && lostResponses++ === 0) return send(command as never);
+        return output;
+      }) as typeof table.client.send;
+
+      await store.append(first, eventOf(first));
+      const rival = revisionOf(notes, first.id, 1, { content: { text: 'someone else', tags: [] } });
+
+      expect((await store.getHead(notes, first.id))?.revision).toBe(1);
+      await expect(store.append(rival, eventOf(rival))).rejects.toBeInstanceOf(RevisionConflictError);
       await table.close();
     });
   });

@@ -8,7 +8,9 @@ import {
 } from '@aws-crypto/client-node';
 import type { ContentCipher, EncryptionContext } from '../../core/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
+import { ServiceUnavailableError } from '../../core/errors/domain-error.ts';
 import type { Metrics } from '../../core/observability/metrics.port.ts';
+import { translateStorageError } from '../dynamodb/dynamodb-errors.ts';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 
@@ -35,11 +37,16 @@ export class EncryptionSdkCipher implements ContentCipher {
 
   async encrypt(plaintext: Uint8Array, context: EncryptionContext): Promise<Uint8Array> {
     this.#metrics.keyOperation('generate-data-key');
-    const { result } = await encrypt(this.#materials, plaintext, {
-      encryptionContext: toSdkContext(context),
-      suiteId: SUITE,
-    });
-    return result;
+    try {
+      const { result } = await encrypt(this.#materials, plaintext, {
+        encryptionContext: toSdkContext(context),
+        suiteId: SUITE,
+      });
+      return result;
+    } catch (error) {
+      // A throttled or unreachable key service is a 503 the caller may retry; nothing was stored.
+      throw translateStorageError(error);
+    }
   }
 
   async decrypt(ciphertext: Uint8Array, expected: EncryptionContext): Promise<Uint8Array> {
@@ -49,7 +56,10 @@ export class EncryptionSdkCipher implements ContentCipher {
       ({ plaintext } = await decrypt(guarded, ciphertext));
     } catch (error) {
       if (error instanceof CiphertextContextMismatchError) throw error;
-      // A ciphertext the keyring cannot open (another key, tampered bytes) is refused the same way.
+      // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry.
+      const translated = translateStorageError(error);
+      if (translated instanceof ServiceUnavailableError) throw translated;
+      // A ciphertext the keyring cannot open (another key, tampered bytes) is refused like a foreign one.
       throw new CiphertextContextMismatchError({ cause: error });
     }
     this.#metrics.keyOperation('decrypt-data-key');

@@ -83,6 +83,10 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     item.outboxShard = { S: outboxShardOf(revision.id) };
     item.outboxAt = { S: `${event.occurred_at}#${event.event_id}` };
     item.outboxEvent = { S: JSON.stringify(RecordEvent.parse(event)) };
+    // Identifies this write on the item for good (the outbox marker is cleared later): see the catch below.
+    item.writeId = { S: event.event_id };
+    // Before the commit, so a committed revision's namespace is always findable by consumers and jobs.
+    await this.#enterInDirectory(revision.namespace);
     try {
       await this.#send('PutItem', () =>
         this.#client.send(
@@ -95,15 +99,17 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
         ),
       );
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) throw new RevisionConflictError({ cause: error });
-      throw error;
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      // The SDK retries a put whose response was lost; if the first attempt committed, the retry meets our own
+      // item. Ours is a success, anyone else's is the concurrency loss it looks like.
+      if (!(await this.#isOurWrite(revision, event.event_id))) throw new RevisionConflictError({ cause: error });
     }
     const committed = outboxEntryOfItem(item);
     if (committed) this.#onCommitted?.(committed);
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
-    await this.#enterInDirectory(revision.namespace);
+    delete item.writeId;
     try {
       await this.#projectItem(item, revision.revision);
     } catch {
@@ -112,6 +118,21 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       // the truth (success) rather than a 503 that would invite a duplicate write.
       this.#metrics.count('projection.deferred');
     }
+  }
+
+  async #isOurWrite(revision: RecordRevision, writeId: string): Promise<boolean> {
+    const output = await this.#send('GetItem', () =>
+      this.#client.send(
+        new GetItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: revision.namespace.key }, sk: { S: revisionSortKey(revision.id, revision.revision) } },
+          ProjectionExpression: 'writeId',
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    return output.Item?.writeId?.S === writeId;
   }
 
   async getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined> {
@@ -174,12 +195,20 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async purge(namespace: Namespace, id: string): Promise<number> {
-    const { items } = await this.#query({
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: `R#${id}#` } },
-      ProjectionExpression: 'sk',
-    });
-    const sortKeys = [...items.map((item) => item.sk?.S ?? ''), headSortKey(id)].filter(Boolean);
+    const sortKeys: string[] = [];
+    let position: string | undefined;
+    do {
+      const page = await this.#query({
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: `R#${id}#` } },
+        ...(position !== undefined && { ExclusiveStartKey: { pk: { S: namespace.key }, sk: { S: position } } }),
+        ProjectionExpression: 'sk',
+      });
+      sortKeys.push(...page.items.map((item) => item.sk?.S ?? '').filter(Boolean));
+      position = page.lastKey;
+    } while (position !== undefined);
+    // The head last: until every revision is gone, the sweep can still find the record through it.
+    sortKeys.push(headSortKey(id));
     let removed = 0;
     for (const sortKey of sortKeys) {
       const output = await this.#send('DeleteItem', () =>

@@ -1,3 +1,4 @@
+import { DomainError } from '../errors/domain-error.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
 import type { RecordStore } from '../records/record-store.port.ts';
@@ -24,12 +25,21 @@ export class HeadProjectionConsumer implements EventConsumer {
   async consume(event: RecordEvent): Promise<ConsumeOutcome> {
     const entry = await this.#directory.resolve(event.tenant, event.namespace_hash);
     const namespace = entry && namespaceFromStorageKey(entry.key);
-    if (!namespace) return 'ignored';
+    // The store records a namespace before its first commit: an unknown hash is a fault, retried, not skipped.
+    if (!namespace) throw new UnresolvedNamespaceError();
     // Most events arrive after the writer already moved the head: settle those without reading content.
     const projected = await this.#store.projectedRevision(namespace, event.record_id);
     if (projected !== undefined && projected >= event.revision) return 'ignored';
     const revision = await this.#store.getRevision(namespace, event.record_id, event.revision);
     if (!revision) return 'ignored';
     return (await this.#store.projectHead(revision)) ? 'applied' : 'ignored';
+  }
+}
+
+export class UnresolvedNamespaceError extends DomainError {
+  readonly code = 'events.unresolved_namespace';
+
+  constructor() {
+    super('The event names a namespace the directory does not hold');
   }
 }

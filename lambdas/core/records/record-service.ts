@@ -5,6 +5,7 @@ import { recordEventOf } from '../events/record-event-of.ts';
 import type { IdempotencyStore } from '../idempotency/idempotency-store.port.ts';
 import type { Narrowing, Scope } from '../identity/scope.ts';
 import type { Namespace, NamespaceKind, NamespaceOwner } from '../namespaces/namespace.ts';
+import { assertNoSensitiveContent } from '../protection/sensitive-content-screen.ts';
 import type { Clock } from '../time/clock.ts';
 import { type IdGenerator, ULID_PATTERN } from '../time/ids.ts';
 import { etagMatches, etagOf } from './etag.ts';
@@ -103,7 +104,7 @@ export class RecordService<Content> {
       namespace,
       revision: 1,
       status: 'active',
-      content: this.#kind.content.parse(content),
+      content: this.#screened(this.#kind.content.parse(content)),
       provenance: { createdBy: actor, revisedBy: actor, sourceEventIds: [] },
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
@@ -113,8 +114,9 @@ export class RecordService<Content> {
       await this.#deps.store.append(first, this.#event(first, 'record.created', idempotency?.key));
       return { record: this.#view(first), replayed };
     } catch (error) {
-      // A replay whose first attempt already committed: answer with what the first attempt created.
-      if (!(error instanceof RevisionConflictError) || !replayed) throw error;
+      // Under an Idempotency-Key the record id belongs to the key: whoever of the first attempt and its replays
+      // committed revision 1, every one of them answers with it.
+      if (!(error instanceof RevisionConflictError) || !idempotency) throw error;
       const committed = await this.#deps.store.getRevision(namespace, id, 1);
       if (!committed) throw new NotFoundError({ cause: error });
       return { record: this.#view(committed), replayed };
@@ -152,7 +154,7 @@ export class RecordService<Content> {
     const successor = this.#successor(scope, head);
     const next: RecordRevision = {
       ...successor,
-      content: this.#kind.content.parse(change(this.#kind.content.parse(head.content))),
+      content: this.#screened(this.#kind.content.parse(change(this.#kind.content.parse(head.content)))),
       expiresAt: new Date(Date.parse(successor.updatedAt) + this.#kind.horizonDays() * DAY_MS).toISOString(),
     };
     await this.#commitSuccessor(namespace, next, 'record.revised');
@@ -167,6 +169,12 @@ export class RecordService<Content> {
     this.#requireMatch(head, ifMatch);
     const tombstone: RecordRevision = { ...this.#successor(scope, head), status: 'deleted', content: null };
     await this.#commitSuccessor(namespace, tombstone, 'record.deleted');
+  }
+
+  /** Long-term memory holds no personal identifiers or secrets: refused fail-closed, the value never echoed. */
+  #screened(content: Content): Content {
+    assertNoSensitiveContent(content);
+    return content;
   }
 
   async #liveHead(namespace: Namespace, id: string): Promise<RecordRevision> {

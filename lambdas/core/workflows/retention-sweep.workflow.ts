@@ -88,6 +88,9 @@ export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplem
         let purgedRecords = 0;
         const horizon = new Date(deps.clock.now().getTime() - deps.purgeAfterDays() * DAY_MS).toISOString();
         const purgedItems = await forEachExpiredHead(input, horizon, async (namespace, head) => {
+          // The head projection may lag behind a later, live revision: purge only when the record's canonical
+          // head (its greatest revision) has expired too.
+          if ((await deps.store.getHead(namespace, head.id)) !== undefined) return 0;
           purgedRecords += 1;
           return deps.store.purge(namespace, head.id);
         });

@@ -2,7 +2,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryAuditTrail } from '../../../lambdas/adapters/memory/in-memory-audit-trail.ts';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { AuditConsumer } from '../../../lambdas/core/audit/audit.consumer.ts';
-import { HeadProjectionConsumer } from '../../../lambdas/core/events/head-projection.consumer.ts';
+import {
+  HeadProjectionConsumer,
+  UnresolvedNamespaceError,
+} from '../../../lambdas/core/events/head-projection.consumer.ts';
 import { ManualClock } from '../../../lambdas/core/time/clock.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
@@ -66,11 +69,11 @@ describe('Event consumers', () => {
       expect(await projectedRevision()).toBe(3);
     });
 
-    it('ignores an event whose namespace it cannot resolve', async () => {
+    it('refuses (so the bus retries, then dead-letters) an event whose namespace it cannot resolve', async () => {
       const consumer = new HeadProjectionConsumer({ store, directory: store });
       const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace('note'), newRecordId(), 1);
 
-      expect(await consumer.consume(eventOf(stranger))).toBe('ignored');
+      await expect(consumer.consume(eventOf(stranger))).rejects.toBeInstanceOf(UnresolvedNamespaceError);
     });
   });
 
