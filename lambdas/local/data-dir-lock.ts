@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export class DataDirInUseError extends Error {
@@ -26,7 +26,7 @@ const isRunning = (pid: number): boolean => {
 export const lockDataDir = async (dataDir: string): Promise<() => Promise<void>> => {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lockFile = join(dataDir, 'server.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await writeFile(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
       return () => rm(lockFile, { force: true });
@@ -34,7 +34,13 @@ export const lockDataDir = async (dataDir: string): Promise<() => Promise<void>>
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const owner = Number.parseInt(await readFile(lockFile, 'utf8').catch(() => ''), 10);
       if (Number.isInteger(owner) && isRunning(owner)) throw new DataDirInUseError(dataDir, owner);
-      await rm(lockFile, { force: true });
+      // Take a stale lock over by renaming it away: of two servers starting at once, only one rename succeeds;
+      // the other finds the winner's fresh lock on its next attempt.
+      const stale = `${lockFile}.${process.pid}.stale`;
+      await rename(lockFile, stale).then(
+        () => rm(stale, { force: true }),
+        () => undefined,
+      );
     }
   }
   throw new Error(`Could not lock the data folder ${dataDir}`);

@@ -104,22 +104,29 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       costs,
       log: options.log ?? (() => undefined),
     });
+    const inFlight = new Set<Promise<void>>();
     const server = createServer((request, response) => {
-      gateway.serve(request, response).catch(() => {
-        if (!response.headersSent) response.writeHead(500).end();
-      });
+      const serving = gateway
+        .serve(request, response)
+        .catch(() => {
+          if (!response.headersSent) response.writeHead(500).end();
+        })
+        .finally(() => inFlight.delete(serving));
+      inFlight.add(serving);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
     });
-    cleanups.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    // On shutdown: stop accepting, let the requests already being served finish (their writes may be
+    // committing), then drop idle keep-alive connections.
+    cleanups.push(async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.race([Promise.all([...inFlight]), new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+      server.closeAllConnections();
+      await closed;
+    });
     const { port } = server.address() as AddressInfo;
     return {
       url: `http://${options.host ?? '127.0.0.1'}:${port}`,

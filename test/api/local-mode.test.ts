@@ -57,6 +57,21 @@ describe('Local mode', () => {
     expect((await holder.request('GET', '/v1/health')).status).toBe(200);
   });
 
+  it('lets exactly one of two servers starting at once take over a stale lock', async () => {
+    const dataDir = await freshDataDir();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dataDir, 'server.lock'), '999999999');
+    const { lockDataDir } = await import('../../lambdas/local/data-dir-lock.ts');
+
+    const outcomes = await Promise.allSettled([lockDataDir(dataDir), lockDataDir(dataDir)]);
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+    expect(refused?.status === 'rejected' && refused.reason).toBeInstanceOf(DataDirInUseError);
+    const release = outcomes.find((outcome) => outcome.status === 'fulfilled');
+    if (release?.status === 'fulfilled') await release.value();
+  });
+
   it('takes over a lock left behind by a server that no longer runs', async () => {
     const dataDir = await freshDataDir();
     const { writeFile } = await import('node:fs/promises');
