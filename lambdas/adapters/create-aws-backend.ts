@@ -14,10 +14,7 @@ import { createUlidGenerator } from '../core/time/ids.ts';
 import { SsmConfigProvider, type SsmParameterClient } from './config/ssm-config-provider.ts';
 import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
-import { DynamoDbAuditTrail } from './dynamodb/dynamodb-audit-trail.ts';
-import { DynamoDbIdempotencyStore } from './dynamodb/dynamodb-idempotency-store.ts';
-import { DynamoDbRecordStore } from './dynamodb/dynamodb-record-store.ts';
-import { DynamoDbWorkflowRunStore } from './dynamodb/dynamodb-workflow-run-store.ts';
+import { dynamoDbPorts } from './dynamodb/dynamodb-ports.ts';
 import { EventBridgePublisher } from './events/eventbridge-publisher.ts';
 import { EmfMetrics } from './observability/emf-metrics.ts';
 import { StepFunctionsStarter } from './workflows/step-functions-starter.ts';
@@ -81,23 +78,12 @@ export const createAwsBackend = async (
   const cipher = new CachingContentCipher({ inner: new EncryptionSdkCipher({ keys, metrics }) });
   const clock = systemClock;
   const tableName = environment.MEMORY_HUB_TABLE_NAME;
-  const records = new DynamoDbRecordStore({ client, tableName, cipher, clock, metrics });
   return assembleBackend({
     config,
     metrics,
     clock,
     ids: createUlidGenerator(),
-    records,
-    directory: records,
-    idempotency: new DynamoDbIdempotencyStore({ client, tableName, clock, metrics }),
-    auditTrail: new DynamoDbAuditTrail({
-      client,
-      tableName,
-      clock,
-      metrics,
-      retentionDays: () => config.current().housekeeping.auditRetentionDays,
-    }),
-    workflowRuns: new DynamoDbWorkflowRunStore({ client, tableName, clock }),
+    ...dynamoDbPorts({ client, tableName, cipher, clock, metrics, config }),
     // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
     publisher: () =>
       environment.MEMORY_HUB_EVENT_BUS_NAME

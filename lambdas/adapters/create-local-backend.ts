@@ -8,12 +8,9 @@ import type { Sleep } from '../core/workflows/workflow-runner.ts';
 import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from './crypto/local-key-file.ts';
-import { DynamoDbAuditTrail } from './dynamodb/dynamodb-audit-trail.ts';
 import { localDynamoDbClient } from './dynamodb/dynamodb-client.ts';
 import { DynamoDbDeadLetterQueue } from './dynamodb/dynamodb-dead-letter-queue.ts';
-import { DynamoDbIdempotencyStore } from './dynamodb/dynamodb-idempotency-store.ts';
-import { DynamoDbRecordStore } from './dynamodb/dynamodb-record-store.ts';
-import { DynamoDbWorkflowRunStore } from './dynamodb/dynamodb-workflow-run-store.ts';
+import { dynamoDbPorts } from './dynamodb/dynamodb-ports.ts';
 import { ensureMemoryTable } from './dynamodb/memory-table.ts';
 import { LocalEventBus } from './events/local-event-bus.ts';
 import { InMemoryMetrics } from './observability/in-memory-metrics.ts';
@@ -59,12 +56,13 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
     inner: new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics }),
   });
   const commitListeners: ((entry: OutboxEntry) => void)[] = [];
-  const records = new DynamoDbRecordStore({
+  const storage = dynamoDbPorts({
     client,
     tableName,
     cipher,
     clock,
     metrics,
+    config: options.config,
     onCommitted: (entry) => {
       for (const listener of commitListeners) listener(entry);
     },
@@ -77,17 +75,7 @@ export const createLocalBackend = async (options: LocalBackendOptions): Promise<
     metrics,
     clock,
     ids: createUlidGenerator(),
-    records,
-    directory: records,
-    idempotency: new DynamoDbIdempotencyStore({ client, tableName, clock, metrics }),
-    auditTrail: new DynamoDbAuditTrail({
-      client,
-      tableName,
-      clock,
-      metrics,
-      retentionDays: () => options.config.current().housekeeping.auditRetentionDays,
-    }),
-    workflowRuns: new DynamoDbWorkflowRunStore({ client, tableName, clock }),
+    ...storage,
     publisher: (consumers) => {
       bus = new LocalEventBus({ consumers, deadLetters, metrics });
       return bus;
