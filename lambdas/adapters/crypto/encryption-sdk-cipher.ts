@@ -10,7 +10,7 @@ import type { ContentCipher, EncryptionContext } from '../../core/crypto/content
 import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
 import { ServiceUnavailableError } from '../../core/errors/domain-error.ts';
 import type { Metrics } from '../../core/observability/metrics.port.ts';
-import { translateStorageError } from '../dynamodb/dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 
@@ -45,7 +45,7 @@ export class EncryptionSdkCipher implements ContentCipher {
       return result;
     } catch (error) {
       // A throttled or unreachable key service is a 503 the caller may retry; nothing was stored.
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 
@@ -57,7 +57,7 @@ export class EncryptionSdkCipher implements ContentCipher {
     } catch (error) {
       if (error instanceof CiphertextContextMismatchError) throw error;
       // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry.
-      const translated = translateStorageError(error);
+      const translated = translateAwsError(error);
       if (translated instanceof ServiceUnavailableError) throw translated;
       // A ciphertext the keyring cannot open (another key, tampered bytes) is refused like a foreign one.
       throw new CiphertextContextMismatchError({ cause: error });

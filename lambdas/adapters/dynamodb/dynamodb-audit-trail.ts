@@ -10,7 +10,8 @@ import type { Metrics } from '../../core/observability/metrics.port.ts';
 import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
 import type { Page, PageRequest } from '../../core/records/record.schema.ts';
 import type { Clock } from '../../core/time/clock.ts';
-import { translateStorageError } from './dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+import { ttlAttribute } from './memory-table.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -50,7 +51,7 @@ export class DynamoDbAuditTrail implements AuditTrail {
             pk: { S: `audit#${tenant}` },
             sk: { S: `A#${entry.occurredAt}#${entry.id}` },
             entry: { S: JSON.stringify(AuditEntry.parse(entry)) },
-            ttl: { N: String(Math.ceil(expires / 1000)) },
+            ttl: ttlAttribute(expires),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
           ReturnConsumedCapacity: 'TOTAL',
@@ -63,7 +64,7 @@ export class DynamoDbAuditTrail implements AuditTrail {
       return 'appended';
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return 'duplicate';
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 
@@ -88,7 +89,7 @@ export class DynamoDbAuditTrail implements AuditTrail {
         nextCursor: lastKey === undefined ? undefined : encodeCursor(lastKey),
       };
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 }

@@ -2,7 +2,8 @@ import { DeleteItemCommand, type DynamoDBClient, PutItemCommand, QueryCommand } 
 import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
 import { RecordEvent } from '../../core/events/record-event.schema.ts';
 import type { Clock } from '../../core/time/clock.ts';
-import { translateStorageError } from './dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+import { ttlAttribute } from './memory-table.ts';
 
 const PARTITION = 'dead-letters';
 const RETENTION_MS = 14 * 86_400_000;
@@ -34,7 +35,7 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
             consumer: { S: letter.consumer },
             reason: { S: letter.reason },
             event: { S: JSON.stringify(letter.event) },
-            ttl: { N: String(Math.ceil((this.#clock.now().getTime() + RETENTION_MS) / 1000)) },
+            ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
           },
         }),
       ),
@@ -76,7 +77,7 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
     try {
       return await call();
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 }

@@ -13,7 +13,8 @@ import type {
 import type { Namespace } from '../../core/namespaces/namespace.ts';
 import type { Metrics } from '../../core/observability/metrics.port.ts';
 import type { Clock } from '../../core/time/clock.ts';
-import { translateStorageError } from './dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+import { ttlAttribute } from './memory-table.ts';
 
 /**
  * Idempotency claims as items of the memory table, in the caller's own `idempotency` namespace. A claim is
@@ -46,7 +47,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
             fingerprint: { S: claim.fingerprint },
             recordId: { S: claim.recordId },
             expiresAt: { S: claim.expiresAt },
-            ttl: { N: String(Math.ceil(Date.parse(claim.expiresAt) / 1000)) },
+            ttl: ttlAttribute(Date.parse(claim.expiresAt)),
           },
           ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
           ExpressionAttributeValues: { ':now': { S: this.#clock.now().toISOString() } },
@@ -59,7 +60,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
       });
       return { outcome: 'claimed' };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw translateStorageError(error);
+      if (!(error instanceof ConditionalCheckFailedException)) throw translateAwsError(error);
       this.#metrics.storageRequest({ operation: 'PutItem', capacityUnits: 1 });
     }
     try {
@@ -87,7 +88,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
         expiresAt: item.expiresAt.S,
       };
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 }

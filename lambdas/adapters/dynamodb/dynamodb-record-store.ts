@@ -26,8 +26,8 @@ import {
 } from '../../core/records/record.schema.ts';
 import type { OutboxEntry, RecordStore } from '../../core/records/record-store.port.ts';
 import type { Clock } from '../../core/time/clock.ts';
-import { translateStorageError } from './dynamodb-errors.ts';
-import { MemoryTableSchema } from './memory-table.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+import { MemoryTableSchema, ttlAttribute } from './memory-table.ts';
 
 type Item = Record<string, AttributeValue>;
 
@@ -423,7 +423,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
         this.#metrics.storageRequest({ operation, capacityUnits: 1 });
         throw error;
       }
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 
@@ -443,7 +443,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       createdAt: { S: revision.createdAt },
       updatedAt: { S: revision.updatedAt },
       expiresAt: { S: revision.expiresAt },
-      ttl: { N: String(Math.ceil(Date.parse(revision.expiresAt) / 1000)) },
+      ttl: ttlAttribute(Date.parse(revision.expiresAt)),
       payload: { B: ciphertext },
     };
   }

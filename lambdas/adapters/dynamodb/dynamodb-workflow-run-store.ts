@@ -1,7 +1,8 @@
 import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Clock } from '../../core/time/clock.ts';
 import { WorkflowRun, type WorkflowRunStore } from '../../core/workflows/workflow-run.schema.ts';
-import { translateStorageError } from './dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+import { ttlAttribute } from './memory-table.ts';
 
 const RETENTION_MS = 90 * 86_400_000;
 
@@ -25,12 +26,12 @@ export class DynamoDbWorkflowRunStore implements WorkflowRunStore {
           Item: {
             ...keyOf(run.tenant, run.id),
             run: { S: JSON.stringify(WorkflowRun.parse(run)) },
-            ttl: { N: String(Math.ceil((this.#clock.now().getTime() + RETENTION_MS) / 1000)) },
+            ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
           },
         }),
       );
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 
@@ -41,7 +42,7 @@ export class DynamoDbWorkflowRunStore implements WorkflowRunStore {
       );
       return output.Item?.run?.S ? WorkflowRun.parse(JSON.parse(output.Item.run.S)) : undefined;
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 }

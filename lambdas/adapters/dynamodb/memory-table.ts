@@ -56,3 +56,8 @@ export const ensureMemoryTable = async (client: DynamoDBClient, tableName: strin
     if (!(error instanceof ResourceInUseException)) throw error;
   }
 };
+
+/** The `ttl` attribute for an instant: epoch seconds, rounded up so DynamoDB never deletes an item early. */
+export const ttlAttribute = (epochMilliseconds: number): { N: string } => ({
+  N: String(Math.ceil(epochMilliseconds / 1000)),
+});

@@ -2,7 +2,7 @@ import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { NotFoundError } from '../../core/errors/domain-error.ts';
 import type { WorkflowStarter } from '../../core/workflows/workflow-service.ts';
 import type { StepInput } from '../../core/workflows/workflow-step-executor.ts';
-import { translateStorageError } from '../dynamodb/dynamodb-errors.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
 
 /** Starts the workflow's state machine with the run id as the execution name, so steps record on the same run. */
 export class StepFunctionsStarter implements WorkflowStarter {
@@ -22,7 +22,7 @@ export class StepFunctionsStarter implements WorkflowStarter {
         new StartExecutionCommand({ stateMachineArn, name: runId, input: JSON.stringify(input) }),
       );
     } catch (error) {
-      throw translateStorageError(error);
+      throw translateAwsError(error);
     }
   }
 }

@@ -24,7 +24,6 @@ export type MetricName =
   | 'config.invalid_rejected'
   /** The configuration source could not be read on a refresh; the last good value stays in force. */
   | 'config.refresh_failed'
-  | 'http.request'
   | 'http.server_error';
 
 export const noMetrics: Metrics = {
