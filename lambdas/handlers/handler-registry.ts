@@ -1,6 +1,8 @@
 import type { Backend } from '../core/backend.ts';
 import type { ApiHandler } from '../http/http-operation.ts';
 import * as admin from './admin.handlers.ts';
+import * as guardrails from './guardrails.handlers.ts';
+import * as learning from './learning.handlers.ts';
 import * as notes from './notes.handlers.ts';
 import * as system from './system.handlers.ts';
 
@@ -17,6 +19,19 @@ export const createHandlers = (backend: Backend): Readonly<Record<string, ApiHan
   updateNote: notes.updateNoteHandler(backend),
   deleteNote: notes.deleteNoteHandler(backend),
   listNoteHistory: notes.listNoteHistoryHandler(backend),
+  appendSessionEvent: learning.appendSessionEventHandler(backend),
+  listSessionEvents: learning.listSessionEventsHandler(backend),
+  listBeliefs: learning.listBeliefsHandler(backend),
+  getBelief: learning.getBeliefHandler(backend),
+  listBeliefHistory: learning.listBeliefHistoryHandler(backend),
+  correctBelief: learning.correctBeliefHandler(backend),
+  forgetBelief: learning.forgetBeliefHandler(backend),
+  resetBeliefs: learning.resetBeliefsHandler(backend),
+  getAppliedMemory: learning.getAppliedMemoryHandler(backend),
+  putGuardrail: guardrails.putGuardrailHandler(backend),
+  getGuardrail: guardrails.getGuardrailHandler(backend),
+  listGuardrails: guardrails.listGuardrailsHandler(backend),
+  deleteGuardrail: guardrails.deleteGuardrailHandler(backend),
   listAudit: admin.listAuditHandler(backend),
   startWorkflow: admin.startWorkflowHandler(backend),
   getWorkflowRun: admin.getWorkflowRunHandler(backend),

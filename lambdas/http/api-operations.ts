@@ -1,4 +1,6 @@
 import * as admin from './admin.api.ts';
+import * as guardrails from './guardrails.api.ts';
+import * as learning from './learning.api.ts';
 import * as notes from './notes.api.ts';
 import type { Operation } from './operation.ts';
 import * as system from './system.api.ts';
@@ -13,6 +15,19 @@ export const API_OPERATIONS: readonly Operation[] = [
   notes.updateNote,
   notes.deleteNote,
   notes.noteHistory,
+  learning.appendSessionEvent,
+  learning.listSessionEvents,
+  learning.listBeliefs,
+  learning.getBelief,
+  learning.beliefHistory,
+  learning.correctBelief,
+  learning.forgetBelief,
+  learning.resetBeliefs,
+  learning.getAppliedMemory,
+  guardrails.putGuardrail,
+  guardrails.getGuardrail,
+  guardrails.listGuardrails,
+  guardrails.deleteGuardrail,
   admin.listAudit,
   admin.startWorkflow,
   admin.getWorkflowRun,

@@ -24,6 +24,8 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   'workflow.transient_step_failure': 503,
   'protection.sensitive_content': 422,
   'learning.rule_mismatch': 422,
+  'guardrail.conflicts_with_organisation': 409,
+  'guardrail.limit_reached': 409,
   // A ciphertext refused for its context is, to the caller, a record that is not there.
   'crypto.context_mismatch': 404,
 };
@@ -38,7 +40,7 @@ export const statusOf = (error: unknown): number =>
 export const errorResponse = (error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 => {
   const status = statusOf(error);
   const headers: Record<string, string> = {};
-  if (error instanceof PreconditionFailedError) headers.ETag = error.currentEtag;
+  if (error instanceof PreconditionFailedError && error.currentEtag !== undefined) headers.ETag = error.currentEtag;
   if (error instanceof ServiceUnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (status >= 500 && !(error instanceof ServiceUnavailableError)) {

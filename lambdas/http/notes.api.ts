@@ -169,5 +169,6 @@ export const toNoteResponse = (note: NoteView): z.input<typeof Note> => ({
 
 export const noteLocation = (note: NoteView): string => {
   if (note.owner.type === 'project') return `/v1/projects/${note.owner.projectId}/notes/${note.id}`;
-  return `/v1/notes/${note.id}${note.owner.agent ? `?agent=${note.owner.agent}` : ''}`;
+  const agent = note.owner.type === 'principal' ? note.owner.agent : undefined;
+  return `/v1/notes/${note.id}${agent ? `?agent=${agent}` : ''}`;
 };

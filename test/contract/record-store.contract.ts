@@ -145,6 +145,21 @@ export const describeRecordStoreContract = (
         expect(seen.find((head) => head.id === ids[2])?.revision).toBe(2);
       });
 
+      it('pages backwards, newest id first, when asked to', async () => {
+        const ids = Array.from({ length: 5 }, () => newRecordId());
+        for (const id of ids) await append(revisionOf(notes, id, 1));
+
+        const seen: RecordRevision[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listHeads(notes, { limit: 2, cursor, descending: true });
+          seen.push(...page.items);
+          cursor = page.nextCursor;
+        } while (cursor);
+
+        expect(seen.map((head) => head.id)).toEqual([...ids].reverse());
+      });
+
       it('leaves out deleted records', async () => {
         const [kept, deleted] = [newRecordId(), newRecordId()];
         await append(revisionOf(notes, kept, 1));

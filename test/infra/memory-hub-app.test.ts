@@ -133,9 +133,10 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
   it('lets exactly the functions whose operations start workflows start every state machine', () => {
     // Prepare
     const specs = groupOperationsByFunction(readApiOperations(synthesized.document));
-    const stateMachineRefs = [...synthesized.stack.workflows.stateMachines.values()].map((stateMachine) => ({
-      Ref: logicalIdOf(stateMachine),
-    }));
+    const byRef = (a: { Ref: string }, b: { Ref: string }) => a.Ref.localeCompare(b.Ref);
+    const stateMachineRefs = [...synthesized.stack.workflows.stateMachines.values()]
+      .map((stateMachine) => ({ Ref: logicalIdOf(stateMachine) }))
+      .sort(byRef);
 
     // Assess
     expect(specs.some((spec) => spec.startsWorkflows)).toBe(true);
@@ -144,7 +145,7 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
       if (serviceFunction === undefined) throw new Error(`no function for ${spec.key}`);
       const starts = statementsAllowing(synthesized.template, serviceFunction.role, 'states:StartExecution');
       expect(
-        starts.flatMap((statement) => [statement.Resource].flat()),
+        (starts.flatMap((statement) => [statement.Resource].flat()) as { Ref: string }[]).sort(byRef),
         spec.key,
       ).toEqual(spec.startsWorkflows ? stateMachineRefs : []);
       if (spec.access === 'read')

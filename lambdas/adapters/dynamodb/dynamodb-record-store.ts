@@ -386,6 +386,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
         ExpressionAttributeValues: { ':pk': { S: namespace.key }, ':prefix': { S: prefix } },
         ...(position !== undefined && { ExclusiveStartKey: { pk: { S: namespace.key }, sk: { S: position } } }),
         Limit: page.limit - kept.length,
+        ScanIndexForward: page.descending !== true,
       });
       // Decrypted side by side: in AWS each is a KMS round trip, and they do not depend on each other.
       const revisions = await Promise.all(

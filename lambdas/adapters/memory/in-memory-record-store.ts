@@ -58,9 +58,10 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
       .filter((key) => key.startsWith(prefix))
       .map((key) => key.slice(prefix.length))
       .sort();
-    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('H#')).slice(2) : '';
+    if (page.descending) ids.reverse();
+    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('H#')).slice(2) : undefined;
     const live = ids
-      .filter((id) => id > after)
+      .filter((id) => after === undefined || (page.descending ? id < after : id > after))
       .map((id) => this.#heads.get(recordKey(namespace.key, id)))
       .filter((head): head is RecordRevision => head !== undefined && head.status === 'active' && this.#live(head));
     return this.#page(live, page.limit, (head) => `H#${head.id}`);

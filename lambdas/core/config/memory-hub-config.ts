@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SAFE_TOKEN } from '../identity/verified-claims.ts';
+import { MAX_RECENT_CONFIRMATIONS, MAX_SESSIONS_PER_VALUE } from '../learning/belief.schema.ts';
 
 /*
  * Every tunable of the service with its default, in one place. Operators override values through an SSM
@@ -21,16 +22,18 @@ const RetentionSettings = z
 /** When repeated observations mature into learned memory, and how learned memory fades. May vary per agent. */
 const LearningSettings = z
   .object({
-    /** Observations of the same thing needed before it matures. */
-    minOccurrences: z.number().int().min(1).max(1000).default(3),
+    /** Observations of the same thing needed before it matures (a belief keeps its newest 16 per value). */
+    minOccurrences: z.number().int().min(1).max(MAX_RECENT_CONFIRMATIONS).default(3),
     /** Observations older than this no longer count towards maturation. */
     windowDays: z.number().int().min(1).max(3650).default(90),
-    /** The observations must come from at least this many different sessions. */
-    minDistinctSessions: z.number().int().min(1).max(1000).default(2),
+    /** The observations must come from at least this many different sessions (a value keeps its newest 8). */
+    minDistinctSessions: z.number().int().min(1).max(MAX_SESSIONS_PER_VALUE).default(2),
     /** Learned memory not reinforced for this long starts to decay. */
     decayAfterDays: z.number().int().min(1).max(3650).default(60),
     /** Learned memory not reinforced for this long expires. */
     expireAfterDays: z.number().int().min(1).max(3650).default(180),
+    /** When competing values are weighed, an observation this old counts half as much as one made now. */
+    recencyHalfLifeDays: z.number().int().min(1).max(3650).default(30),
     /** How long raw session events are kept. */
     sessionEventTtlDays: z.number().int().min(1).max(3650).default(30),
   })

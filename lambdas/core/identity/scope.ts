@@ -5,6 +5,7 @@ import {
   type NamespaceKind,
   type NamespaceOwner,
   namespaceConstructionToken,
+  ORGANISATION_KINDS,
 } from '../namespaces/namespace.ts';
 import { type ProjectMembership, SAFE_TOKEN, type VerifiedClaims } from './verified-claims.ts';
 
@@ -14,7 +15,12 @@ export interface Narrowing {
   agent?: string | undefined;
   session?: string | undefined;
   project?: string | undefined;
+  /** The organisation's own space (guardrails): readable by every member of the tenant. */
+  organisation?: boolean | undefined;
 }
+
+/** The project role that may manage a project's shared settings (its guardrails). */
+export const PROJECT_ADMIN_ROLE = 'admin';
 
 const scopeConstructionToken: unique symbol = Symbol('scope-construction');
 
@@ -47,6 +53,12 @@ export class Scope {
     return this.memberships.some((membership) => membership.projectId === projectId);
   }
 
+  isAdminOf(projectId: string): boolean {
+    return this.memberships.some(
+      (membership) => membership.projectId === projectId && membership.role === PROJECT_ADMIN_ROLE,
+    );
+  }
+
   /**
    * The namespace of `kind`, owned by the caller — or by one of the caller's projects when `project` is
    * given. A project the caller is not a member of answers NotFound, exactly like a project that does
@@ -59,7 +71,13 @@ export class Scope {
     const session = validNarrowing('session', narrowing.session);
     const project = validNarrowing('project', narrowing.project);
     let owner: NamespaceOwner;
-    if (project !== undefined) {
+    if (narrowing.organisation === true) {
+      if (!ORGANISATION_KINDS.includes(kind) || agent !== undefined || session !== undefined || project !== undefined)
+        throw new ValidationFailedError('The organisation owns only its shared settings, not narrowed', [
+          { path: 'kind', message: `the organisation's space holds ${ORGANISATION_KINDS.join(', ')} only` },
+        ]);
+      owner = { type: 'organisation' };
+    } else if (project !== undefined) {
       if (agent !== undefined || session !== undefined) {
         throw new ValidationFailedError('A project namespace cannot be narrowed to an agent or a session', [
           { path: agent !== undefined ? 'agent' : 'session', message: 'not allowed with a project' },

@@ -4,9 +4,11 @@ import { SAFE_TOKEN } from '../identity/verified-claims.ts';
 /*
  * Learned memory, as drafted from one event (`CandidateRule`) and as stored per namespace and rule key
  * (`Belief`). A belief stays small however many events teach it: every list below is bounded, and the
- * merge keeps the newest entries (see `merge-rule.ts`). Every list full, a value takes about 10 KB of JSON with
- * ULID event ids and short session ids, 15 KB with 64-character ids; a belief holds at most
- * `MAX_VALUES_PER_BELIEF` values (about 82 KB and 122 KB at worst; one value is the common case).
+ * merge keeps the newest entries (see `merge-rule.ts`). Every list full, a value takes about 2.7 KB of JSON
+ * with ULID event ids and short session ids; a belief holds at most `MAX_VALUES_PER_BELIEF` values, so about
+ * 22 KB at worst — and one value, well under 1 KB, is the common case. The bounds also cap the gate's
+ * settings: `learning.minOccurrences` counts kept confirmations and `learning.minDistinctSessions` kept
+ * sessions, so neither may exceed what a value keeps (the configuration schema holds them to it).
  */
 
 export const RULE_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
@@ -15,13 +17,13 @@ export const RULE_STRING_MAX_LENGTH = 256;
 /** Values of one key a belief keeps; past it, the least recently seen value that is not applied goes. */
 export const MAX_VALUES_PER_BELIEF = 8;
 /** Newest confirming observations kept per value, for windowed counts and recency weighting. */
-export const MAX_RECENT_CONFIRMATIONS = 64;
+export const MAX_RECENT_CONFIRMATIONS = 16;
 /** Newest refuting observations kept per value. */
-export const MAX_RECENT_REFUTATIONS = 16;
+export const MAX_RECENT_REFUTATIONS = 8;
 /** Sessions (with the last time each confirmed the value) kept per value. */
-export const MAX_SESSIONS_PER_VALUE = 32;
+export const MAX_SESSIONS_PER_VALUE = 8;
 /** Event ids of the newest confirming observations kept per value, to show why it is believed. */
-export const MAX_EVIDENCE_PER_VALUE = 20;
+export const MAX_EVIDENCE_PER_VALUE = 10;
 /** Supersessions of a single-valued key kept, newest first. */
 export const MAX_SUPERSESSIONS = 10;
 

@@ -7,8 +7,8 @@ export const DAY_MS = 86_400_000;
 
 /**
  * The learning thresholds the merge and the gate read: the `learning` section of `settingsForAgent`, passed
- * as is. `recencyHalfLifeDays` is optional until the configuration carries it; absent, it is
- * `DEFAULT_RECENCY_HALF_LIFE_DAYS`.
+ * as is. `recencyHalfLifeDays` may be left out (tests do); absent, it is `DEFAULT_RECENCY_HALF_LIFE_DAYS`,
+ * the configuration's default too.
  */
 export type LearningSettings = Pick<
   AgentSettings['learning'],

@@ -19,7 +19,11 @@ export type NamespaceKind = (typeof NAMESPACE_KINDS)[number];
 
 export type NamespaceOwner =
   | { readonly type: 'principal'; readonly agent?: string; readonly session?: string }
-  | { readonly type: 'project'; readonly projectId: string };
+  | { readonly type: 'project'; readonly projectId: string }
+  | { readonly type: 'organisation' };
+
+/** Kinds the organisation itself owns: what every member of the tenant reads and only org admins write. */
+export const ORGANISATION_KINDS: readonly NamespaceKind[] = ['guardrail'];
 
 /** Held only by `Scope`: without it, `new Namespace(...)` cannot be called. */
 export const namespaceConstructionToken: unique symbol = Symbol('namespace-construction');
@@ -33,7 +37,10 @@ export class Namespace {
   readonly tenant: string;
   readonly kind: NamespaceKind;
   readonly owner: NamespaceOwner;
-  /** The storage key: `t/{tenant}/p/{principal}/{kind}[/a/{agent}][/s/{session}]` or `t/{tenant}/g/{project}/{kind}`. */
+  /**
+   * The storage key: `t/{tenant}/p/{principal}/{kind}[/a/{agent}][/s/{session}]`, `t/{tenant}/g/{project}/{kind}`
+   * or, for what the organisation owns, `t/{tenant}/o/{kind}`.
+   */
   readonly key: string;
 
   constructor(
@@ -47,6 +54,8 @@ export class Namespace {
     const owner = parts.owner;
     if (owner.type === 'project') {
       this.key = `t/${parts.tenant}/g/${owner.projectId}/${parts.kind}`;
+    } else if (owner.type === 'organisation') {
+      this.key = `t/${parts.tenant}/o/${parts.kind}`;
     } else {
       const agent = owner.agent ? `/a/${owner.agent}` : '';
       const session = owner.session ? `/s/${owner.session}` : '';

@@ -9,6 +9,7 @@ import {
 const TOKEN = '([A-Za-z0-9_-]{1,64})';
 const PRINCIPAL_KEY = new RegExp(`^t/${TOKEN}/p/${TOKEN}/([a-z-]{1,32})(?:/a/${TOKEN})?(?:/s/${TOKEN})?$`);
 const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/([a-z-]{1,32})$`);
+const ORGANISATION_KEY = new RegExp(`^t/${TOKEN}/o/([a-z-]{1,32})$`);
 
 const isKind = (kind: string | undefined): kind is NamespaceKind => NAMESPACE_KINDS.includes(kind as NamespaceKind);
 
@@ -22,6 +23,7 @@ export const namespaceFromStorageKey = (key: string): Namespace | undefined => {
   let parts: { tenant: string; principal: string; kind: NamespaceKind; owner: NamespaceOwner } | undefined;
   const personal = PRINCIPAL_KEY.exec(key);
   const project = PROJECT_KEY.exec(key);
+  const organisation = ORGANISATION_KEY.exec(key);
   if (personal?.[1] && personal[2] && isKind(personal[3])) {
     parts = {
       tenant: personal[1],
@@ -35,6 +37,8 @@ export const namespaceFromStorageKey = (key: string): Namespace | undefined => {
     };
   } else if (project?.[1] && project[2] && isKind(project[3])) {
     parts = { tenant: project[1], principal: '', kind: project[3], owner: { type: 'project', projectId: project[2] } };
+  } else if (organisation?.[1] && isKind(organisation[2])) {
+    parts = { tenant: organisation[1], principal: '', kind: organisation[2], owner: { type: 'organisation' } };
   }
   if (!parts) return undefined;
   const namespace = new Namespace(namespaceConstructionToken, parts);

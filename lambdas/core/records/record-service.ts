@@ -51,8 +51,18 @@ export interface CreateResult<Content> {
 export interface RecordKind<Content> {
   readonly kind: NamespaceKind;
   readonly content: z.ZodType<Content>;
-  /** Days a record lives after its latest revision. */
-  readonly horizonDays: () => number;
+  /**
+   * Days a record lives after its latest revision, given where it is written and what it holds (either may
+   * name the agent whose settings apply).
+   */
+  readonly horizonDays: (narrowing: Narrowing, content: Content) => number;
+  /** What a record id of this kind looks like; anything else is answered as absent. ULIDs by default. */
+  readonly idPattern?: RegExp | undefined;
+  /**
+   * The guard before every write. Long-term kinds leave it out and get `assertNoSensitiveContent`; only
+   * short-term memory (session events: encrypted, expiring, never shared) may hold what that refuses.
+   */
+  readonly screen?: ((content: Content) => void) | undefined;
 }
 
 export interface RecordServiceDependencies {
@@ -99,16 +109,17 @@ export class RecordService<Content> {
     }
     const now = this.#deps.clock.now();
     const actor = { principal: scope.principal, client: scope.client };
+    const parsed = this.#kind.content.parse(content);
     const first: RecordRevision = {
       id,
       namespace,
       revision: 1,
       status: 'active',
-      content: this.#screened(this.#kind.content.parse(content)),
+      content: this.#screened(parsed),
       provenance: { createdBy: actor, revisedBy: actor, sourceEventIds: [] },
       createdAt: now.toISOString(),
       updatedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.#kind.horizonDays() * DAY_MS).toISOString(),
+      expiresAt: new Date(now.getTime() + this.#kind.horizonDays(narrowing, parsed) * DAY_MS).toISOString(),
     };
     try {
       await this.#deps.store.append(first, this.#event(first, 'record.created', idempotency?.key));
@@ -152,13 +163,57 @@ export class RecordService<Content> {
     const head = await this.#liveHead(namespace, id);
     this.#requireMatch(head, ifMatch);
     const successor = this.#successor(scope, head);
+    const content = this.#screened(this.#kind.content.parse(change(this.#kind.content.parse(head.content))));
     const next: RecordRevision = {
       ...successor,
-      content: this.#screened(this.#kind.content.parse(change(this.#kind.content.parse(head.content)))),
-      expiresAt: new Date(Date.parse(successor.updatedAt) + this.#kind.horizonDays() * DAY_MS).toISOString(),
+      content,
+      expiresAt: new Date(
+        Date.parse(successor.updatedAt) + this.#kind.horizonDays(narrowing, content) * DAY_MS,
+      ).toISOString(),
     };
     await this.#commitSuccessor(namespace, next, 'record.revised');
     return this.#view(next);
+  }
+
+  /**
+   * Creates the record `id` names, or replaces its content: a record that exists (and is not deleted) is
+   * replaced only under a matching If-Match (428 without one, 412 when stale); one that does not is created,
+   * and an If-Match then can only be stale (412). For records whose id is their name, such as guardrails.
+   */
+  async put(
+    scope: Scope,
+    narrowing: Narrowing,
+    id: string,
+    ifMatch: string | undefined,
+    content: Content,
+  ): Promise<{ record: RecordView<Content>; created: boolean }> {
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    if (!this.#idPattern.test(id)) throw new NotFoundError();
+    const head = await this.#deps.store.getHead(namespace, id);
+    const live = head?.status === 'active' ? head : undefined;
+    if (live && ifMatch === undefined) throw new PreconditionRequiredError();
+    if (ifMatch !== undefined && (!live || !etagMatches(ifMatch, live.id, live.revision)))
+      throw new PreconditionFailedError(live ? etagOf(live.id, live.revision) : undefined);
+    const checked = this.#screened(this.#kind.content.parse(content));
+    const now = this.#deps.clock.now();
+    const actor = { principal: scope.principal, client: scope.client };
+    const next: RecordRevision = {
+      id,
+      namespace,
+      revision: (head?.revision ?? 0) + 1,
+      status: 'active',
+      content: checked,
+      provenance: {
+        createdBy: live?.provenance.createdBy ?? actor,
+        revisedBy: actor,
+        sourceEventIds: [],
+      },
+      createdAt: live?.createdAt ?? now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + this.#kind.horizonDays(narrowing, checked) * DAY_MS).toISOString(),
+    };
+    await this.#commitSuccessor(namespace, next, live ? 'record.revised' : 'record.created');
+    return { record: this.#view(next), created: live === undefined };
   }
 
   /** Appends a tombstone: content is dropped from the new revision and the record answers 404 from then on. */
@@ -173,12 +228,16 @@ export class RecordService<Content> {
 
   /** Long-term memory holds no personal identifiers or secrets: refused fail-closed, the value never echoed. */
   #screened(content: Content): Content {
-    assertNoSensitiveContent(content);
+    (this.#kind.screen ?? assertNoSensitiveContent)(content);
     return content;
   }
 
+  get #idPattern(): RegExp {
+    return this.#kind.idPattern ?? ULID_PATTERN;
+  }
+
   async #liveHead(namespace: Namespace, id: string): Promise<RecordRevision> {
-    if (!ULID_PATTERN.test(id)) throw new NotFoundError();
+    if (!this.#idPattern.test(id)) throw new NotFoundError();
     const head = await this.#deps.store.getHead(namespace, id);
     if (!head || head.status === 'deleted') throw new NotFoundError();
     return head;

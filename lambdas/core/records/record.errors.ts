@@ -21,10 +21,16 @@ export class PreconditionRequiredError extends DomainError {
 /** The If-Match named a revision that is no longer the head; `currentEtag` tells the caller which is. */
 export class PreconditionFailedError extends DomainError {
   readonly code = 'record.precondition_failed';
-  readonly currentEtag: string;
+  /** Absent when the record does not exist (an If-Match on a create can only be stale). */
+  readonly currentEtag: string | undefined;
 
-  constructor(currentEtag: string, options?: ErrorOptions) {
-    super('The record has changed since the given ETag; read it again and retry', options);
+  constructor(currentEtag: string | undefined, options?: ErrorOptions) {
+    super(
+      currentEtag === undefined
+        ? 'The record does not exist, so no ETag matches; send the request without If-Match to create it'
+        : 'The record has changed since the given ETag; read it again and retry',
+      options,
+    );
     this.currentEtag = currentEtag;
   }
 }

@@ -50,4 +50,6 @@ export interface Page<T> {
 export interface PageRequest {
   readonly limit: number;
   readonly cursor?: string | undefined;
+  /** Listings of heads run in id order; `true` runs them backwards (ULIDs: newest first). */
+  readonly descending?: boolean | undefined;
 }

@@ -26,9 +26,20 @@ describe('Schema: MemoryHubConfig', () => {
       minDistinctSessions: 2,
       decayAfterDays: 60,
       expireAfterDays: 180,
+      recencyHalfLifeDays: 30,
       sessionEventTtlDays: 30,
     });
     expect(config.agents).toEqual({});
+  });
+
+  it('refuses thresholds a belief cannot count to: more occurrences or sessions than a value keeps', () => {
+    const occurrences = MemoryHubConfig.safeParse({ learning: { minOccurrences: 17 } });
+    const sessions = MemoryHubConfig.safeParse({ learning: { minDistinctSessions: 9, minOccurrences: 16 } });
+
+    expect(occurrences.success).toBe(false);
+    expect(occurrences.error?.issues[0]?.path).toEqual(['learning', 'minOccurrences']);
+    expect(sessions.success).toBe(false);
+    expect(sessions.error?.issues[0]?.path).toEqual(['learning', 'minDistinctSessions']);
   });
 
   it('keeps the values a document sets and defaults the rest of the same section', () => {

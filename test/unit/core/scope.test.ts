@@ -3,6 +3,7 @@ import { UnauthenticatedError } from '../../../lambdas/core/identity/identity.er
 import { Scope } from '../../../lambdas/core/identity/scope.ts';
 import { readVerifiedClaims } from '../../../lambdas/core/identity/verified-claims.ts';
 import { Namespace, type namespaceConstructionToken } from '../../../lambdas/core/namespaces/namespace.ts';
+import { namespaceFromStorageKey } from '../../../lambdas/core/namespaces/system-namespaces.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 describe('Function: readVerifiedClaims', () => {
@@ -92,6 +93,27 @@ describe('Class: Scope', () => {
     });
   });
 
+  it("builds the organisation's own namespace for its shared kinds only, the same one for every member", () => {
+    const alice = scopeOf({ sub: 'alice' }).namespace('guardrail', { organisation: true });
+    const bob = scopeOf({ sub: 'bob' }).namespace('guardrail', { organisation: true });
+
+    expect(alice.key).toBe('t/acme/o/guardrail');
+    expect(alice.equals(bob)).toBe(true);
+    expect(() => scopeOf().namespace('preference', { organisation: true })).toThrow(/shared settings/);
+    expect(() => scopeOf().namespace('guardrail', { organisation: true, agent: 'coder' })).toThrow(/shared settings/);
+    expect(scopeOf({ tenant: 'globex' }).namespace('guardrail', { organisation: true }).key).toBe(
+      't/globex/o/guardrail',
+    );
+  });
+
+  it('knows a project admin by the admin role in that project only', () => {
+    const scope = scopeOf({ groups: ['project:p1:admin', 'project:p2:member'] });
+
+    expect(scope.isAdminOf('p1')).toBe(true);
+    expect(scope.isAdminOf('p2')).toBe(false);
+    expect(scope.isAdminOf('p3')).toBe(false);
+  });
+
   it('cannot be built other than from verified claims', () => {
     const construct = Scope as unknown as new (token: symbol, claims: unknown) => Scope;
     expect(() => new construct(Symbol('scope-construction'), {})).toThrow(TypeError);
@@ -109,6 +131,20 @@ describe('Class: Namespace', () => {
       });
 
     expect(forge).toThrow(TypeError);
+  });
+
+  it('is rebuilt from its storage key by system jobs, for every owner type, and from nothing else', () => {
+    const scope = scopeOf({ groups: ['project:p1:member'] });
+    const namespaces = [
+      scope.namespace('preference', { agent: 'coder' }),
+      scope.namespace('session-events', { session: 's1' }),
+      scope.namespace('guardrail', { project: 'p1' }),
+      scope.namespace('guardrail', { organisation: true }),
+    ];
+
+    for (const namespace of namespaces) expect(namespaceFromStorageKey(namespace.key)?.equals(namespace)).toBe(true);
+    expect(namespaceFromStorageKey('t/acme/o/nonsense')).toBeUndefined();
+    expect(namespaceFromStorageKey('t/acme/o/guardrail/extra')).toBeUndefined();
   });
 
   it('offers a hash that does not reveal its key', () => {

@@ -1,0 +1,124 @@
+import { DomainError, NotFoundError } from '../errors/domain-error.ts';
+import { ForbiddenError } from '../identity/identity.errors.ts';
+import type { Narrowing, Scope } from '../identity/scope.ts';
+import type { Page, PageRequest } from '../records/record.schema.ts';
+import type { RecordService, RecordView } from '../records/record-service.ts';
+import { projectGuardrailsSetAside } from './clamp.ts';
+import { GUARDRAIL_SET_MAX_KEYS, type Guardrail, type GuardrailSet } from './guardrail.schema.ts';
+
+export type GuardrailView = RecordView<Guardrail>;
+
+/** Where a guardrail is set: the organisation's space, or one project's. */
+export type GuardrailSpace = { readonly project?: string | undefined };
+
+/** A project guardrail the organisation's guardrail on the same key would set aside: refused on write. */
+export class GuardrailConflictError extends DomainError {
+  readonly code = 'guardrail.conflicts_with_organisation';
+
+  constructor() {
+    super(
+      "The organisation's guardrail on this key denies or locks it, or admits no value this guardrail admits; a project guardrail can only narrow the organisation's",
+    );
+  }
+}
+
+/** A space holds at most GUARDRAIL_SET_MAX_KEYS guardrails, so the applied view reads a bounded set. */
+export class GuardrailLimitError extends DomainError {
+  readonly code = 'guardrail.limit_reached';
+
+  constructor() {
+    super(`A space sets at most ${GUARDRAIL_SET_MAX_KEYS} guardrails; delete one first`);
+  }
+}
+
+const SET_PAGE = 100;
+
+/**
+ * Guardrails, one record per key (the record id is the key): the organisation's, which org admins manage and
+ * every member of the tenant is bounded by, and each project's, which that project's admins manage. A
+ * project guardrail can only narrow the organisation's on the same key; one that the organisation's would set
+ * aside is refused when it is written, so what an admin sets is what applies.
+ */
+export class GuardrailsService {
+  readonly #records: RecordService<Guardrail>;
+
+  constructor(records: RecordService<Guardrail>) {
+    this.#records = records;
+  }
+
+  async put(
+    scope: Scope,
+    space: GuardrailSpace,
+    key: string,
+    ifMatch: string | undefined,
+    guardrail: Guardrail,
+  ): Promise<{ guardrail: GuardrailView; created: boolean }> {
+    const narrowing = this.#managed(scope, space);
+    if (space.project !== undefined) {
+      const organisation = await this.guardrailSet(scope, {});
+      if (projectGuardrailsSetAside(organisation, { [key]: guardrail }).length > 0) throw new GuardrailConflictError();
+    }
+    const existing = await this.#records.get(scope, narrowing, key).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    if (existing === undefined && (await this.#count(scope, narrowing)) >= GUARDRAIL_SET_MAX_KEYS)
+      throw new GuardrailLimitError();
+    const { record, created } = await this.#records.put(scope, narrowing, key, ifMatch, guardrail);
+    return { guardrail: record, created };
+  }
+
+  get(scope: Scope, space: GuardrailSpace, key: string): Promise<GuardrailView> {
+    return this.#records.get(scope, this.#readable(space), key);
+  }
+
+  list(scope: Scope, space: GuardrailSpace, page: PageRequest): Promise<Page<GuardrailView>> {
+    return this.#records.list(scope, this.#readable(space), page);
+  }
+
+  async remove(scope: Scope, space: GuardrailSpace, key: string, ifMatch: string | undefined): Promise<void> {
+    await this.#records.remove(scope, this.#managed(scope, space), key, ifMatch);
+  }
+
+  /** Every guardrail of a space, by key: what the clamp reads. */
+  async guardrailSet(scope: Scope, space: GuardrailSpace): Promise<GuardrailSet> {
+    const set: Record<string, Guardrail> = {};
+    let cursor: string | undefined;
+    do {
+      const page = await this.#records.list(scope, this.#readable(space), { limit: SET_PAGE, cursor });
+      for (const view of page.items) if (view.content !== null) set[view.id] = view.content;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return set;
+  }
+
+  async #count(scope: Scope, narrowing: Narrowing): Promise<number> {
+    let count = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.#records.list(scope, narrowing, { limit: SET_PAGE, cursor });
+      count += page.items.length;
+      cursor = page.nextCursor;
+    } while (cursor);
+    return count;
+  }
+
+  /** Reading: the organisation's guardrails are every member's; a project's, its members' (else 404). */
+  #readable(space: GuardrailSpace): Narrowing {
+    return space.project === undefined ? { organisation: true } : { project: space.project };
+  }
+
+  /**
+   * Managing: the organisation's guardrails are org admins' (403 for others, who may read them); a project's
+   * are its admins' (404 for non-members, who may not know the project, 403 for members).
+   */
+  #managed(scope: Scope, space: GuardrailSpace): Narrowing {
+    const narrowing = this.#readable(space);
+    scope.namespace('guardrail', narrowing);
+    if (space.project === undefined && !scope.orgAdmin)
+      throw new ForbiddenError("Only an organisation admin may manage the organisation's guardrails");
+    if (space.project !== undefined && !scope.isAdminOf(space.project))
+      throw new ForbiddenError("Only the project's admins may manage its guardrails");
+    return narrowing;
+  }
+}

@@ -1,0 +1,393 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { NotFoundError, ServiceUnavailableError, ValidationFailedError } from '../errors/domain-error.ts';
+import type { RecordEventType } from '../events/record-event.schema.ts';
+import { recordEventOf } from '../events/record-event-of.ts';
+import type { Scope } from '../identity/scope.ts';
+import type { Namespace } from '../namespaces/namespace.ts';
+import type { SensitiveContentReason } from '../protection/protection.schema.ts';
+import { assertNoSensitiveContent, screenSensitiveContent } from '../protection/sensitive-content-screen.ts';
+import { etagMatches, etagOf } from '../records/etag.ts';
+import { decodeCursor, encodeCursor } from '../records/page-cursor.ts';
+import { PreconditionFailedError, PreconditionRequiredError, RevisionConflictError } from '../records/record.errors.ts';
+import type { Page, PageRequest, RecordRevision } from '../records/record.schema.ts';
+import type { RecordStore } from '../records/record-store.port.ts';
+import type { Clock } from '../time/clock.ts';
+import type { IdGenerator } from '../time/ids.ts';
+import {
+  Belief,
+  type BeliefStatus,
+  type CandidateRule,
+  RuleKind,
+  type RuleObservation,
+  type RuleValue,
+} from './belief.schema.ts';
+import { beliefExpiresAt, beliefIdOf, parseBeliefId, sourceEventIdsOf } from './belief-record.ts';
+import type { LearningSettings } from './learning-settings.ts';
+import { assessBelief, evaluateBelief, type ValueAssessment } from './maturation-gate.ts';
+import { mergeObservation } from './merge-rule.ts';
+
+/** A merge that keeps losing the race for the next revision backs off and tries again, this many times. */
+export const MAX_MERGE_ATTEMPTS = 25;
+const BACKOFF_BASE_MS = 4;
+const BACKOFF_CAP_MS = 128;
+const RESET_PAGE = 100;
+const RULE_KINDS = RuleKind.options;
+
+/** What a caller sees of one belief: the belief as evaluated now, and the record revision it is stored in. */
+export interface BeliefView {
+  readonly id: string;
+  readonly revision: number;
+  readonly etag: string;
+  readonly belief: Belief;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+/** A belief and why it stands where it does: what `GET /v1/beliefs/{id}` shows. */
+export interface InspectedBelief extends BeliefView {
+  readonly assessments: readonly ValueAssessment[];
+}
+
+/** A candidate that did not reach long-term memory, and why, without the content that stopped it. */
+export interface WithheldCandidate {
+  readonly key: string;
+  readonly kind: RuleKind;
+  readonly reasons: readonly SensitiveContentReason[];
+}
+
+export interface LearnResult {
+  readonly touched: readonly BeliefView[];
+  readonly withheld: readonly WithheldCandidate[];
+}
+
+export interface BeliefFilter {
+  readonly kind?: RuleKind | undefined;
+  readonly agent?: string | undefined;
+  readonly status?: BeliefStatus | undefined;
+}
+
+/** How a principal corrects a belief: a value they state (applied at once), or one they take back. */
+export interface BeliefCorrection {
+  readonly value?: RuleValue | undefined;
+  readonly retract?: RuleValue | undefined;
+}
+
+export interface BeliefsServiceDependencies {
+  readonly store: RecordStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** The learning thresholds in force for an agent (its overrides over the base), read at the time of use. */
+  readonly learning: (agent: string | undefined) => LearningSettings;
+  /** Jittered back-off between merge attempts; tests may make it instant. */
+  readonly backoff?: ((attempt: number) => Promise<void>) | undefined;
+}
+
+const fullJitter = (attempt: number): Promise<void> =>
+  sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+
+/** A correction comes from no session; its observations are filed under this one. */
+const CORRECTION_SESSION = 'principal-correction';
+
+/**
+ * Learned memory per principal: MERGE and SYNTHESIS on every observation (`learn`), and the principal's
+ * inspect, correct, forget and reset. Every change is one more revision of the belief's record, appended
+ * conditionally on the revision it was computed from: of two concurrent writers exactly one commits, the
+ * other re-reads and merges again, so no observation is lost however many arrive at once.
+ */
+export class BeliefsService {
+  readonly #deps: BeliefsServiceDependencies;
+  readonly #backoff: (attempt: number) => Promise<void>;
+
+  constructor(deps: BeliefsServiceDependencies) {
+    this.#deps = deps;
+    this.#backoff = deps.backoff ?? fullJitter;
+  }
+
+  /**
+   * Folds each candidate drafted from one event into its belief, screening it first: a candidate whose key or
+   * value holds a personal identifier or a secret is withheld (reported by reason, never by value) and
+   * touches nothing. Distinct rules merge side by side.
+   */
+  async learn(scope: Scope, candidates: readonly CandidateRule[], observation: RuleObservation): Promise<LearnResult> {
+    const withheld: WithheldCandidate[] = [];
+    const accepted: CandidateRule[] = [];
+    for (const candidate of candidates) {
+      const screened = screenSensitiveContent({ key: candidate.key, value: candidate.value });
+      if (screened.verdict === 'refused')
+        withheld.push({ key: candidate.key, kind: candidate.kind, reasons: screened.reasons });
+      else accepted.push(candidate);
+    }
+    const touched = await Promise.all(accepted.map((candidate) => this.#merge(scope, candidate, observation)));
+    return { touched, withheld };
+  }
+
+  async list(scope: Scope, filter: BeliefFilter, page: PageRequest): Promise<Page<BeliefView>> {
+    const kinds = filter.kind === undefined ? RULE_KINDS : [filter.kind];
+    // One cursor across kinds: which kind the listing is in, and the store's cursor inside it.
+    const position = page.cursor === undefined ? undefined : decodeListCursor(page.cursor, kinds.length);
+    const items: BeliefView[] = [];
+    let kindIndex = position?.kindIndex ?? 0;
+    let cursor = position?.cursor;
+    while (kindIndex < kinds.length && items.length < page.limit) {
+      const kind = kinds[kindIndex] as RuleKind;
+      const namespace = scope.namespace(kind, { agent: filter.agent });
+      const heads = await this.#deps.store.listHeads(namespace, { limit: page.limit - items.length, cursor });
+      for (const head of heads.items) {
+        const view = this.#view(head, filter.agent);
+        if (view && (filter.status === undefined || view.belief.status === filter.status)) items.push(view);
+      }
+      cursor = heads.nextCursor;
+      if (cursor === undefined) kindIndex += 1;
+    }
+    const more = kindIndex < kinds.length;
+    return { items, nextCursor: more ? encodeListCursor(kindIndex, cursor) : undefined };
+  }
+
+  async inspect(scope: Scope, id: string): Promise<InspectedBelief> {
+    const { head, agent } = await this.#liveHead(scope, id);
+    const view = this.#view(head, agent);
+    if (!view) throw new NotFoundError();
+    return { ...view, assessments: assessBelief(view.belief, this.#deps.clock.now(), this.#deps.learning(agent)) };
+  }
+
+  async history(scope: Scope, id: string, page: PageRequest): Promise<Page<BeliefView>> {
+    const { namespace, agent } = await this.#liveHead(scope, id);
+    const revisions = await this.#deps.store.listRevisions(namespace, id, page);
+    return {
+      items: revisions.items.flatMap((revision) => {
+        const view = this.#view(revision, agent, { evaluate: false });
+        return view ? [view] : [];
+      }),
+      nextCursor: revisions.nextCursor,
+    };
+  }
+
+  /**
+   * The principal's own word on a belief, under If-Match: a stated value is a declarative confirmation and is
+   * applied at once (for a single-valued key it replaces whatever was applied); a retracted value is a
+   * declarative refutation and stops being applied.
+   */
+  async correct(
+    scope: Scope,
+    id: string,
+    ifMatch: string | undefined,
+    correction: BeliefCorrection,
+  ): Promise<BeliefView> {
+    if (ifMatch === undefined) throw new PreconditionRequiredError();
+    if (correction.value === undefined && correction.retract === undefined)
+      throw new ValidationFailedError('Give the value you want believed, or the one to take back', [
+        { path: 'value', message: 'give value, retract or both' },
+      ]);
+    const { head, namespace, agent } = await this.#liveHead(scope, id);
+    this.#requireMatch(head, ifMatch);
+    const current = Belief.parse(head.content);
+    const settings = this.#deps.learning(agent);
+    const now = this.#deps.clock.now();
+    const rule = { key: current.key, kind: current.kind, cardinality: current.cardinality, agent: current.agent };
+    const corrections: CandidateRule[] = [
+      ...(correction.retract === undefined
+        ? []
+        : [{ ...rule, value: correction.retract, basis: 'declarative', polarity: 'refute' } as const]),
+      ...(correction.value === undefined
+        ? []
+        : [{ ...rule, value: correction.value, basis: 'declarative', polarity: 'confirm' } as const]),
+    ];
+    for (const candidate of corrections) assertNoSensitiveContent({ key: candidate.key, value: candidate.value });
+    let next = current;
+    for (const candidate of corrections) {
+      // A retraction and a statement in one correction are two observations: the statement is the later one.
+      const at = new Date(now.getTime() + (candidate.polarity === 'confirm' && corrections.length > 1 ? 1 : 0));
+      next = mergeObservation(
+        next,
+        candidate,
+        { eventId: this.#deps.ids.next(), session: CORRECTION_SESSION, at: at.toISOString() },
+        settings,
+      );
+    }
+    const evaluated = evaluateBelief(next, now, settings);
+    const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
+    await this.#commitUnderIfMatch(revision, 'record.revised');
+    return this.#view(revision, agent, { evaluate: false }) as BeliefView;
+  }
+
+  /** Forgets a belief (If-Match): a tombstone revision; what is learned afterwards starts from nothing. */
+  async forget(scope: Scope, id: string, ifMatch: string | undefined): Promise<void> {
+    if (ifMatch === undefined) throw new PreconditionRequiredError();
+    const { head } = await this.#liveHead(scope, id);
+    this.#requireMatch(head, ifMatch);
+    await this.#commitUnderIfMatch(this.#tombstoneOf(scope, head), 'record.deleted');
+  }
+
+  /**
+   * Forgets every belief of `kind` about the principal at large, or, given an agent, every one of that
+   * agent's. Each is a tombstone revision of its own; a belief revised meanwhile is read again and forgotten
+   * all the same. Returns how many were forgotten.
+   */
+  async reset(scope: Scope, target: { kind: RuleKind; agent?: string | undefined }): Promise<number> {
+    const namespace = scope.namespace(target.kind, { agent: target.agent });
+    let forgotten = 0;
+    let cursor: string | undefined;
+    do {
+      const heads = await this.#deps.store.listHeads(namespace, { limit: RESET_PAGE, cursor });
+      for (const listed of heads.items) {
+        for (let attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
+          const head = attempt === 0 ? listed : await this.#deps.store.getHead(namespace, listed.id);
+          if (head?.status !== 'active') break;
+          try {
+            const tombstone = this.#tombstoneOf(scope, head);
+            await this.#deps.store.append(tombstone, recordEventOf(tombstone, 'record.deleted', this.#deps.ids.next()));
+            forgotten += 1;
+            break;
+          } catch (error) {
+            if (!(error instanceof RevisionConflictError)) throw error;
+            await this.#backoff(attempt);
+          }
+        }
+      }
+      cursor = heads.nextCursor;
+    } while (cursor);
+    return forgotten;
+  }
+
+  async #merge(scope: Scope, candidate: CandidateRule, observation: RuleObservation): Promise<BeliefView> {
+    const namespace = scope.namespace(candidate.kind, { agent: candidate.agent });
+    const id = beliefIdOf(candidate);
+    const settings = this.#deps.learning(candidate.agent);
+    for (let attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
+      const head = await this.#deps.store.getHead(namespace, id);
+      const live = head?.status === 'active' ? head : undefined;
+      const current = live ? Belief.parse(live.content) : undefined;
+      const merged = mergeObservation(current, candidate, observation, settings);
+      // The event is already folded in (a retried request): nothing to write, and nothing lost.
+      if (live && merged === current) return this.#view(live, candidate.agent) as BeliefView;
+      const now = this.#deps.clock.now();
+      const revision = this.#revisionOf(scope, namespace, id, head, evaluateBelief(merged, now, settings), settings);
+      try {
+        await this.#deps.store.append(
+          revision,
+          recordEventOf(revision, live ? 'record.revised' : 'record.created', this.#deps.ids.next()),
+        );
+        return this.#view(revision, candidate.agent, { evaluate: false }) as BeliefView;
+      } catch (error) {
+        if (!(error instanceof RevisionConflictError)) throw error;
+        await this.#backoff(attempt);
+      }
+    }
+    throw new ServiceUnavailableError('Learned memory is too busy to take this observation now; retry it');
+  }
+
+  #revisionOf(
+    scope: Scope,
+    namespace: Namespace,
+    id: string,
+    head: RecordRevision | undefined,
+    belief: Belief,
+    settings: LearningSettings,
+  ): RecordRevision {
+    const now = this.#deps.clock.now();
+    const live = head?.status === 'active' ? head : undefined;
+    const actor = { principal: scope.principal, client: scope.client };
+    return {
+      id,
+      namespace,
+      revision: (head?.revision ?? 0) + 1,
+      status: 'active',
+      content: Belief.parse(belief),
+      provenance: {
+        createdBy: live?.provenance.createdBy ?? actor,
+        revisedBy: actor,
+        sourceEventIds: sourceEventIdsOf(belief),
+      },
+      createdAt: live?.createdAt ?? now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: beliefExpiresAt(now, settings),
+    };
+  }
+
+  #tombstoneOf(scope: Scope, head: RecordRevision): RecordRevision {
+    return {
+      ...head,
+      revision: head.revision + 1,
+      status: 'deleted',
+      content: null,
+      provenance: { ...head.provenance, revisedBy: { principal: scope.principal, client: scope.client } },
+      updatedAt: this.#deps.clock.now().toISOString(),
+    };
+  }
+
+  /** Under If-Match the caller read one revision: losing the race is 412 with the ETag that won. */
+  async #commitUnderIfMatch(revision: RecordRevision, type: RecordEventType): Promise<void> {
+    try {
+      await this.#deps.store.append(revision, recordEventOf(revision, type, this.#deps.ids.next()));
+    } catch (error) {
+      if (!(error instanceof RevisionConflictError)) throw error;
+      const current = await this.#deps.store.getHead(revision.namespace, revision.id);
+      if (current?.status !== 'active') throw new NotFoundError({ cause: error });
+      throw new PreconditionFailedError(etagOf(current.id, current.revision), { cause: error });
+    }
+  }
+
+  #requireMatch(head: RecordRevision, ifMatch: string): void {
+    if (!etagMatches(ifMatch, head.id, head.revision))
+      throw new PreconditionFailedError(etagOf(head.id, head.revision));
+  }
+
+  /** The namespace a belief id names, inside the caller's own space only: anyone else's id is simply absent. */
+  async #liveHead(scope: Scope, id: string) {
+    const address = parseBeliefId(id);
+    if (!address) throw new NotFoundError();
+    const namespace = scope.namespace(address.kind, { agent: address.agent });
+    const head = await this.#deps.store.getHead(namespace, id);
+    if (head?.status !== 'active') throw new NotFoundError();
+    return { head, namespace, agent: address.agent };
+  }
+
+  /**
+   * A revision as the caller sees it. Listings and reads evaluate the belief at the current time with the
+   * agent's settings, so decay shows even before the periodic synthesis writes it down; history shows each
+   * revision as it was stored.
+   */
+  #view(
+    revision: RecordRevision,
+    agent: string | undefined,
+    options: { evaluate: boolean } = { evaluate: true },
+  ): BeliefView | undefined {
+    if (revision.status !== 'active') return undefined;
+    const stored = Belief.parse(revision.content);
+    const belief = options.evaluate
+      ? evaluateBelief(stored, this.#deps.clock.now(), this.#deps.learning(agent))
+      : stored;
+    return {
+      id: revision.id,
+      revision: revision.revision,
+      etag: etagOf(revision.id, revision.revision),
+      belief,
+      createdAt: revision.createdAt,
+      updatedAt: revision.updatedAt,
+    };
+  }
+}
+
+const encodeListCursor = (kindIndex: number, cursor: string | undefined): string =>
+  encodeCursor(JSON.stringify([kindIndex, cursor ?? null]));
+
+const decodeListCursor = (cursor: string, kinds: number): { kindIndex: number; cursor: string | undefined } => {
+  const [kindIndex, inner] = JSON.parse(
+    decodeCursor(cursor, (position) => {
+      try {
+        const parsed: unknown = JSON.parse(position);
+        return (
+          Array.isArray(parsed) &&
+          parsed.length === 2 &&
+          Number.isInteger(parsed[0]) &&
+          parsed[0] >= 0 &&
+          parsed[0] < kinds &&
+          (parsed[1] === null || typeof parsed[1] === 'string')
+        );
+      } catch {
+        return false;
+      }
+    }),
+  ) as [number, string | null];
+  return { kindIndex, cursor: inner ?? undefined };
+};
