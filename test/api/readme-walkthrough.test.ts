@@ -39,5 +39,18 @@ describe('README walkthrough', () => {
     expect(stdout).toContain('"agent": "coder"');
     expect(stdout).toContain('"code": "not_found"');
     expect(stdout).toMatch(/^204\n404$/m);
+    // Learned memory: provisional twice, then mature on the second session; a statement at once; the clamp.
+    expect(stdout).toContain(
+      [
+        '{"key":"response.length","status":"provisional","applied":false}',
+        '{"key":"response.length","status":"provisional","applied":false}',
+        '{"key":"response.length","status":"mature","applied":true}',
+        '{"key":"timezone","status":"mature"}',
+      ].join('\n'),
+    );
+    expect(stdout).toContain('{"key":"response.length","scope":"organisation"}');
+    expect(stdout).toContain('"response.length":{"value":"medium","source":"guardrail"');
+    expect(stdout).toContain('"timezone":{"value":"Europe/Berlin","source":"personal"');
+    expect(stdout).toContain('"reason":"enum.not_allowed"');
   });
 });
