@@ -68,6 +68,7 @@ export const putGuardrail = defineOperation({
   params: KeyParams,
   query: z.object({}).strict(),
   body: Guardrail,
+  acceptsIfMatch: true,
   responses: {
     200: { description: 'Replaced', schema: GuardrailResponse, headers: ['ETag'] },
     201: { description: 'Created', schema: GuardrailResponse, headers: ['ETag', 'Location'] },

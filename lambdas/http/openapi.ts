@@ -95,8 +95,13 @@ const parametersOf = (
       schema: schemaOf(schema, 'input'),
     });
   }
-  if (operation.requiresIfMatch)
-    parameters.push({ name: 'If-Match', in: 'header', required: true, schema: { type: 'string' } });
+  if (operation.requiresIfMatch || operation.acceptsIfMatch)
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: operation.requiresIfMatch === true,
+      schema: { type: 'string' },
+    });
   if (operation.idempotent) {
     parameters.push({
       name: 'Idempotency-Key',

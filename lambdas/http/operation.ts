@@ -44,6 +44,8 @@ export interface Operation<
   readonly body: Body;
   /** Updates and deletes must name the revision they change. */
   readonly requiresIfMatch?: boolean;
+  /** Create-or-replace: If-Match is read when given (a replacement needs it; a creation has none to give). */
+  readonly acceptsIfMatch?: boolean;
   /** Creations accept Idempotency-Key. */
   readonly idempotent?: boolean;
   readonly responses: Readonly<Record<number, ResponseSpec>>;

@@ -154,8 +154,8 @@ export class AppliedMemoryService {
   }
 
   /**
-   * One audit entry per distinct clamp per caller, agent, project and day: the entry id is derived from them,
-   * so repeated reads are duplicates the trail ignores (and this process skips writing). Returns whether any
+   * One audit entry per caller, project, day, key and clamp reason: the entry id is derived from them, so
+   * repeated reads are duplicates the trail ignores (and this process skips writing). Returns whether any
    * write failed.
    */
   async #audit(
@@ -167,8 +167,21 @@ export class AppliedMemoryService {
     const day = now.toISOString().slice(0, 10);
     const results = await Promise.allSettled(
       clamps.map(async (clamp) => {
+        // Derived from what the entry shows anyway, never from the values: an id must not let anyone who reads
+        // the trail test guesses of what the principal asked for.
         const id = createHash('sha256')
-          .update(JSON.stringify([scope.tenant, scope.principal, request.agent, request.project ?? null, day, clamp]))
+          .update(
+            JSON.stringify([
+              scope.tenant,
+              scope.principal,
+              request.project ?? null,
+              day,
+              clamp.key,
+              clamp.reason,
+              clamp.guardrail.scope,
+              clamp.guardrail.type,
+            ]),
+          )
           .digest('base64url')
           .slice(0, 26);
         if (this.#audited.has(id)) return;

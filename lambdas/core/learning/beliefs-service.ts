@@ -22,6 +22,7 @@ import {
   type RuleValue,
 } from './belief.schema.ts';
 import { beliefExpiresAt, beliefIdOf, parseBeliefId, sourceEventIdsOf } from './belief-record.ts';
+import { KeyedQueue } from './keyed-queue.ts';
 import type { LearningSettings } from './learning-settings.ts';
 import { assessBelief, evaluateBelief, type ValueAssessment } from './maturation-gate.ts';
 import { mergeObservation } from './merge-rule.ts';
@@ -92,11 +93,14 @@ const CORRECTION_SESSION = 'principal-correction';
  * Learned memory per principal: MERGE and SYNTHESIS on every observation (`learn`), and the principal's
  * inspect, correct, forget and reset. Every change is one more revision of the belief's record, appended
  * conditionally on the revision it was computed from: of two concurrent writers exactly one commits, the
- * other re-reads and merges again, so no observation is lost however many arrive at once.
+ * other re-reads and merges again, so no observation is lost however many arrive at once. Within one process
+ * the merges of one belief queue up rather than race (see `KeyedQueue`); the bounded, jittered retries are
+ * for writers in other processes.
  */
 export class BeliefsService {
   readonly #deps: BeliefsServiceDependencies;
   readonly #backoff: (attempt: number) => Promise<void>;
+  readonly #queue = new KeyedQueue();
 
   constructor(deps: BeliefsServiceDependencies) {
     this.#deps = deps;
@@ -249,9 +253,21 @@ export class BeliefsService {
     return forgotten;
   }
 
-  async #merge(scope: Scope, candidate: CandidateRule, observation: RuleObservation): Promise<BeliefView> {
+  #merge(scope: Scope, candidate: CandidateRule, observation: RuleObservation): Promise<BeliefView> {
     const namespace = scope.namespace(candidate.kind, { agent: candidate.agent });
     const id = beliefIdOf(candidate);
+    return this.#queue.run(`${namespace.key}#${id}`, () =>
+      this.#mergeRetrying(namespace, id, candidate, observation, scope),
+    );
+  }
+
+  async #mergeRetrying(
+    namespace: Namespace,
+    id: string,
+    candidate: CandidateRule,
+    observation: RuleObservation,
+    scope: Scope,
+  ): Promise<BeliefView> {
     const settings = this.#deps.learning(candidate.agent);
     for (let attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
       const head = await this.#deps.store.getHead(namespace, id);

@@ -58,7 +58,7 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
         params: params.data,
         query,
         body,
-        ifMatch: operation.requiresIfMatch ? headers['if-match'] : undefined,
+        ifMatch: operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined,
         idempotency,
       };
       Object.assign(event, { input });
@@ -104,7 +104,9 @@ const parsed = <S extends z.ZodType>(schema: S, value: unknown, part: 'query' | 
 const describe = (issue: z.core.$ZodIssue, part: 'query' | 'body', input: unknown): ValidationIssue[] => {
   const path = [part, ...issue.path.map(String)].join('.');
   if (issue.code === 'unrecognized_keys') {
-    return issue.keys.map((key) => ({ path: `${path}.${key}`, message: 'unknown field' }));
+    // A schema that explains why a field does not belong (a guardrail's `default` on `deny`) keeps its word.
+    const explained = !issue.message.startsWith('Unrecognized key');
+    return issue.keys.map((key) => ({ path: `${path}.${key}`, message: explained ? issue.message : 'unknown field' }));
   }
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return [{ path, message: 'required' }];
   return [{ path, message: issue.message }];
