@@ -9,10 +9,16 @@ import {
   RuleKind,
   RuleValue,
 } from '../core/learning/belief.schema.ts';
-import type { BeliefView, InspectedBelief, WithheldCandidate } from '../core/learning/beliefs-service.ts';
+import { BELIEF_ID_PATTERN } from '../core/learning/belief-record.ts';
+import {
+  type BeliefView,
+  type InspectedBelief,
+  RESERVED_SESSION_PREFIX,
+  type WithheldCandidate,
+} from '../core/learning/beliefs-service.ts';
 import { SessionEventInput } from '../core/learning/session-event.schema.ts';
 import type { AppendedEvent, SessionEventView } from '../core/learning/session-events-service.ts';
-import { Cursor, ErrorResponse, PageSize, RecordId, SafeName } from './api-schemas.ts';
+import { Cursor, ErrorResponse, PageSize, SafeName } from './api-schemas.ts';
 import { defineOperation, NoBody, NoParams, type ResponseSpec } from './operation.ts';
 
 const ENTRY = 'lambdas/handlers/learning.lambda.ts';
@@ -64,8 +70,10 @@ export const BeliefResponse = z
     cardinality: RuleCardinality,
     basis: RuleBasis,
     status: BeliefStatus,
-    /** Whether agents act on it (subject to guardrails): exactly when it is mature. */
-    applied: z.boolean(),
+    applied: z.boolean().meta({
+      description:
+        "Whether the applied view serves it: a mature profile fact or preference (guardrails still bound the value, and an agent's own preference on the same key comes first for that agent). Patterns are learned but not applied.",
+    }),
     appliedValue: z.union([RuleValue, z.array(RuleValue)]).optional(),
     confidence: z.number(),
     statusChangedAt: z.string(),
@@ -82,7 +90,8 @@ const ValueAssessmentResponse = z.object({
   value: RuleValue,
   confirmationsInWindow: z.number().int(),
   sessionsInWindow: z.number().int(),
-  weightedSupport: z.number(),
+  /** Recency-weighted confirmations minus refutations in the window: what competing values are compared on. */
+  netSupport: z.number(),
   fresh: z.boolean(),
   declared: z.boolean(),
   recurs: z.boolean(),
@@ -145,9 +154,16 @@ const AppliedResponse = z
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-const SessionParams = z.object({ sessionId: SafeName }).strict();
+const SessionParams = z
+  .object({
+    sessionId: SafeName.refine(
+      (session) => !session.startsWith(RESERVED_SESSION_PREFIX),
+      `session ids starting with ${RESERVED_SESSION_PREFIX} are the service's own`,
+    ),
+  })
+  .strict();
 const PageQuery = z.object({ limit: PageSize.optional(), cursor: Cursor.optional() }).strict();
-const BeliefParams = z.object({ id: RecordId }).strict();
+const BeliefParams = z.object({ id: z.string().regex(BELIEF_ID_PATTERN, 'not a belief id') }).strict();
 
 export const BeliefCorrectionInput = z
   .object({
@@ -168,7 +184,8 @@ export const BeliefResetInput = z
 // Operations
 
 export const appendSessionEvent = defineOperation({
-  summary: 'Record a session event; learned memory it teaches is in the response',
+  summary:
+    'Record a session event; learned memory it teaches is in the response (a replay with the same Idempotency-Key shows the beliefs as they stand now)',
   tag: 'learning',
   routes: [
     { operationId: 'appendSessionEvent', method: 'POST', path: '/v1/sessions/{sessionId}/events', project: false },
@@ -214,7 +231,9 @@ export const listBeliefs = defineOperation({
   params: NoParams,
   query: PageQuery.extend({
     kind: RuleKind.optional(),
-    agent: SafeName.optional(),
+    agent: SafeName.optional().meta({
+      description: "An agent's own beliefs; without it, the beliefs about the principal at large",
+    }),
     status: BeliefStatus.optional(),
   }).strict(),
   body: NoBody,
@@ -319,7 +338,7 @@ export const toBeliefResponse = (view: BeliefView): z.input<typeof BeliefRespons
     cardinality: belief.cardinality,
     basis: belief.basis,
     status: belief.status,
-    applied: belief.appliedValue !== undefined,
+    applied: belief.appliedValue !== undefined && belief.kind !== 'pattern',
     ...(belief.appliedValue !== undefined && { appliedValue: belief.appliedValue }),
     confidence: belief.confidence,
     statusChangedAt: belief.statusChangedAt,
@@ -354,7 +373,7 @@ export const toInspectedBeliefResponse = (
     value: assessment.value,
     confirmationsInWindow: assessment.confirmationsInWindow,
     sessionsInWindow: assessment.sessionsInWindow,
-    weightedSupport: Math.round(assessment.netSupport * 1000) / 1000,
+    netSupport: Math.round(assessment.netSupport * 1000) / 1000,
     fresh: assessment.fresh,
     declared: assessment.declared,
     recurs: assessment.recurs,

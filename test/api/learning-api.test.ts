@@ -582,3 +582,105 @@ describe('API: learned memory over time — declarative facts, decay and expiry'
     expect((await mia.applied('coder')).body.values).toEqual({});
   });
 });
+
+describe('API: learned memory, edges found in review', () => {
+  const clock = new ManualClock('2026-05-01T09:00:00.000Z');
+  let api: LocalApi;
+
+  beforeAll(async () => {
+    api = await LocalApi.start({ clock });
+  });
+
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  const learner = async (sub: string): Promise<Learner> => learnerOf(api, await api.token({ tenant: 'acme', sub }));
+
+  it("reaches an agent's belief by id whatever the length of the agent's name", async () => {
+    const learner_ = await learner('long-agent-name');
+    const agent = 'customer-support-assistant-v2-eu-west-with-a-long-name';
+
+    const learned = onlyBelief(await learner_.append('s1', signal('tone', 'warm', { agent, basis: 'declarative' })));
+
+    expect(learned.id.length).toBeGreaterThan(64);
+    expect((await learner_.belief(learned.id)).status).toBe(200);
+    expect((await learner_.history(learned.id)).body.items).toHaveLength(1);
+  });
+
+  it('forgets for good: history starts after the forgetting, and a replayed request teaches nothing', async () => {
+    const learner_ = await learner('forgetful');
+    const replayable = { 'idempotency-key': 'teach-old-value' };
+    const first = onlyBelief(
+      await learner_.append('s1', signal('editor', 'old-value', { basis: 'declarative' }), replayable),
+    );
+    clock.advance(1000);
+    expect((await learner_.forget(first.id, first.etag)).status).toBe(204);
+    clock.advance(1000);
+
+    const replayed = await learner_.append('s1', signal('editor', 'old-value', { basis: 'declarative' }), replayable);
+    const relearned = onlyBelief(await learner_.append('s2', signal('editor', 'new-value', { basis: 'declarative' })));
+    const history = await learner_.history(relearned.id);
+
+    expect(replayed.status).toBe(201);
+    expect(replayed.body.beliefs).toEqual([]);
+    expect(relearned.values.map(({ value }) => value)).toEqual(['new-value']);
+    expect(JSON.stringify(history.body)).not.toContain('old-value');
+    expect(history.body.items.map(({ revision }) => revision)).toEqual([relearned.revision]);
+  });
+
+  it("folds a correction's wanted and did into one revision, conforming to the key's cardinality", async () => {
+    const learner_ = await learner('corrector');
+    const topics = onlyBelief(
+      await learner_.append('s1', signal('topics', 'rust', { cardinality: 'multi', basis: 'declarative' })),
+    );
+
+    const corrected = await learner_.append('s1', {
+      type: 'correction',
+      aspect: 'topics',
+      did: 'rust',
+      wanted: 'go',
+      agent: 'coder',
+    });
+
+    expect(corrected.status).toBe(201);
+    expect(corrected.body.beliefs).toHaveLength(1);
+    expect(corrected.body.beliefs[0]).toMatchObject({ id: topics.id, revision: 2, cardinality: 'multi' });
+  });
+
+  it('refuses to take back a value the belief never held, and changes nothing', async () => {
+    const learner_ = await learner('retractor');
+    const learned = onlyBelief(await learner_.append('s1', signal('tone', 'warm', { basis: 'declarative' })));
+
+    const refused = await learner_.correct(learned.id, { retract: 'never-held' }, learned.etag);
+
+    expect(refused.status).toBe(422);
+    expect((refused.body as unknown as ErrorBody).error.issues).toEqual([
+      { path: 'retract', message: 'not one of the values of this belief' },
+    ]);
+    expect((await learner_.belief(learned.id)).body.revision).toBe(1);
+  });
+
+  it('keeps card numbers out of keys and values even when glued to letters', async () => {
+    const learner_ = await learner('glued');
+
+    const inKey = await learner_.append('s1', signal('n4111111111111111', 'x'));
+    const inValue = await learner_.append('s1', signal('card', 'card4111111111111111'));
+
+    expect(inKey.status).toBe(422);
+    expect((inKey.body as unknown as ErrorBody).error.issues).toEqual([
+      { path: 'body.key', message: 'a key holds no run of 12 or more digits' },
+    ]);
+    expect(inValue.status).toBe(422);
+    expect((inValue.body as unknown as ErrorBody).error.reasons).toEqual(['pii.payment_card']);
+    expect((await learner_.beliefs('?agent=coder')).body.items).toEqual([]);
+  });
+
+  it('refuses session ids in the reserved memory-hub- space', async () => {
+    const learner_ = await learner('reserved');
+
+    const response = await learner_.append('memory-hub-correction', signal('tone', 'warm'));
+
+    expect(response.status).toBe(404);
+  });
+});

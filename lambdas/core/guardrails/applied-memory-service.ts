@@ -120,15 +120,17 @@ export class AppliedMemoryService {
    * for it (none when it is not applied, or applied unchanged). Read-only: inspection is not application.
    */
   async clampsFor(scope: Scope, belief: BeliefView, project: string | undefined): Promise<readonly ClampRecord[]> {
+    // A project the caller is not a member of is 404, like on every other path.
+    if (project !== undefined) scope.namespace('guardrail', { project });
     const value = belief.belief.appliedValue;
     if (value === undefined) return [];
-    const [organisation, projectSet] = await Promise.all([
-      this.#deps.guardrails.guardrailSet(scope, {}),
-      project === undefined ? Promise.resolve({}) : this.#deps.guardrails.guardrailSet(scope, { project }),
-    ]);
     const key = belief.belief.key;
+    const [organisation, projectSet] = await Promise.all([
+      this.#deps.guardrails.guardrailOn(scope, {}, key),
+      project === undefined ? Promise.resolve({}) : this.#deps.guardrails.guardrailOn(scope, { project }, key),
+    ]);
     const personal = new Map([[key, { value, id: belief.id, kind: belief.belief.kind }]]);
-    return clampAll(personal, only(organisation, key), only(projectSet, key)).clamps;
+    return clampAll(personal, organisation, projectSet).clamps;
   }
 
   async #mature(scope: Scope, filter: { kind: RuleKind; agent?: string | undefined }): Promise<BeliefView[]> {

@@ -36,8 +36,9 @@ const SET_PAGE = 100;
 /**
  * Guardrails, one record per key (the record id is the key): the organisation's, which org admins manage and
  * every member of the tenant is bounded by, and each project's, which that project's admins manage. A
- * project guardrail can only narrow the organisation's on the same key; one that the organisation's would set
- * aside is refused when it is written, so what an admin sets is what applies.
+ * project guardrail can only narrow the organisation's on the same key: one that the organisation's would set
+ * aside is refused when it is written, and one that a later organisation guardrail sets aside stops applying
+ * (the clamp decides with the organisation's alone).
  */
 export class GuardrailsService {
   readonly #records: RecordService<Guardrail>;
@@ -90,6 +91,15 @@ export class GuardrailsService {
       cursor = page.nextCursor;
     } while (cursor);
     return set;
+  }
+
+  /** The guardrail on one key, as a set of at most that key: what inspecting one belief needs. */
+  async guardrailOn(scope: Scope, space: GuardrailSpace, key: string): Promise<GuardrailSet> {
+    const view = await this.#records.get(scope, this.#readable(space), key).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    });
+    return view?.content ? { [key]: view.content } : {};
   }
 
   async #count(scope: Scope, narrowing: Narrowing): Promise<number> {

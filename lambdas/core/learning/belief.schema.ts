@@ -6,7 +6,7 @@ import { SAFE_TOKEN } from '../identity/verified-claims.ts';
  * (`Belief`). A belief stays small however many events teach it: every list below is bounded, and the
  * merge keeps the newest entries (see `merge-rule.ts`). Every list full, a value takes about 2.7 KB of JSON
  * with ULID event ids and short session ids; a belief holds at most `MAX_VALUES_PER_BELIEF` values, so about
- * 22 KB at worst — and one value, well under 1 KB, is the common case. The bounds also cap the gate's
+ * 27 KB at worst with 200-character values — and one value, well under 1 KB, is the common case. The bounds also cap the gate's
  * settings: `learning.minOccurrences` counts kept confirmations and `learning.minDistinctSessions` kept
  * sessions, so neither may exceed what a value keeps (the configuration schema holds them to it).
  */
@@ -27,10 +27,18 @@ export const MAX_EVIDENCE_PER_VALUE = 10;
 /** Supersessions of a single-valued key kept, newest first. */
 export const MAX_SUPERSESSIONS = 10;
 
-/** A rule key: 1-64 characters, a lowercase letter first, then lowercase letters, digits, `_`, `.` or `-`. */
+/** Twelve digits in a row: the shortest run that could be a card, account or national number. */
+const LONG_DIGIT_RUN = /\d{12}/;
+
+/**
+ * A rule key: 1-64 characters, a lowercase letter first, then lowercase letters, digits, `_`, `.` or `-`. A key
+ * names a rule, never a person's number, so it holds no run of twelve digits or more: the free-text screen
+ * lets digits glued to letters pass (hashes, build ids), which is right for text and wrong for a name.
+ */
 export const RuleKey = z
   .string()
-  .regex(RULE_KEY_PATTERN, 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -');
+  .regex(RULE_KEY_PATTERN, 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -')
+  .refine((key) => !LONG_DIGIT_RUN.test(key), 'a key holds no run of 12 or more digits');
 export type RuleKey = z.infer<typeof RuleKey>;
 
 /** A rule's value: short text, a finite number or a flag. */
@@ -162,6 +170,15 @@ export const Belief = z
     confidence: Confidence,
     statusChangedAt: Instant,
     superseded: z.array(Supersession).max(MAX_SUPERSESSIONS),
+    /**
+     * Set when the principal forgot an earlier belief about this rule: the tombstone's revision and time.
+     * What was learned before it is no longer shown (history starts after it) and an observation made before
+     * it (a replayed request) teaches nothing.
+     */
+    forgotten: z
+      .object({ revision: z.number().int().min(1), at: Instant })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((belief, context) => {

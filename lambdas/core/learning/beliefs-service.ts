@@ -4,8 +4,9 @@ import type { RecordEventType } from '../events/record-event.schema.ts';
 import { recordEventOf } from '../events/record-event-of.ts';
 import type { Scope } from '../identity/scope.ts';
 import type { Namespace } from '../namespaces/namespace.ts';
+import { SensitiveContentRefusedError } from '../protection/protection.errors.ts';
 import type { SensitiveContentReason } from '../protection/protection.schema.ts';
-import { assertNoSensitiveContent, screenSensitiveContent } from '../protection/sensitive-content-screen.ts';
+import { screenRule } from '../protection/rule-screen.ts';
 import { etagMatches, etagOf } from '../records/etag.ts';
 import { decodeCursor, encodeCursor } from '../records/page-cursor.ts';
 import { PreconditionFailedError, PreconditionRequiredError, RevisionConflictError } from '../records/record.errors.ts';
@@ -27,11 +28,13 @@ import type { LearningSettings } from './learning-settings.ts';
 import { assessBelief, evaluateBelief, type ValueAssessment } from './maturation-gate.ts';
 import { mergeObservation } from './merge-rule.ts';
 
-/** A merge that keeps losing the race for the next revision backs off and tries again, this many times. */
-export const MAX_MERGE_ATTEMPTS = 25;
+/** A write that keeps losing the race for the next revision (a merge, a reset) backs off and tries again, this many times. */
+export const MAX_WRITE_ATTEMPTS = 25;
 const BACKOFF_BASE_MS = 4;
 const BACKOFF_CAP_MS = 128;
 const RESET_PAGE = 100;
+/** History pages read in a row to get past the revisions before a forgetting. */
+const MAX_HISTORY_REFILLS = 20;
 const RULE_KINDS = RuleKind.options;
 
 /** What a caller sees of one belief: the belief as evaluated now, and the record revision it is stored in. */
@@ -86,8 +89,10 @@ export interface BeliefsServiceDependencies {
 const fullJitter = (attempt: number): Promise<void> =>
   sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
 
+/** Session ids the API refuses, so that the service's own cannot collide with a client's. */
+export const RESERVED_SESSION_PREFIX = 'memory-hub-';
 /** A correction comes from no session; its observations are filed under this one. */
-const CORRECTION_SESSION = 'principal-correction';
+const CORRECTION_SESSION = `${RESERVED_SESSION_PREFIX}correction`;
 
 /**
  * Learned memory per principal: MERGE and SYNTHESIS on every observation (`learn`), and the principal's
@@ -108,21 +113,33 @@ export class BeliefsService {
   }
 
   /**
-   * Folds each candidate drafted from one event into its belief, screening it first: a candidate whose key or
-   * value holds a personal identifier or a secret is withheld (reported by reason, never by value) and
-   * touches nothing. Distinct rules merge side by side.
+   * Folds the candidates drafted from one event into their beliefs, screening each first: a candidate whose key
+   * or value holds a personal identifier or a secret is withheld (reported by reason, never by value) and
+   * touches nothing. Candidates about the same belief (a correction's "wanted" and "did") make one revision;
+   * distinct beliefs merge side by side. A belief the principal forgot after the observation was made (a
+   * replayed request) learns nothing from it.
    */
   async learn(scope: Scope, candidates: readonly CandidateRule[], observation: RuleObservation): Promise<LearnResult> {
     const withheld: WithheldCandidate[] = [];
-    const accepted: CandidateRule[] = [];
+    const byBelief = new Map<string, { namespace: Namespace; id: string; candidates: CandidateRule[] }>();
     for (const candidate of candidates) {
-      const screened = screenSensitiveContent({ key: candidate.key, value: candidate.value });
-      if (screened.verdict === 'refused')
+      const screened = screenRule(candidate);
+      if (screened.verdict === 'refused') {
         withheld.push({ key: candidate.key, kind: candidate.kind, reasons: screened.reasons });
-      else accepted.push(candidate);
+        continue;
+      }
+      const namespace = scope.namespace(candidate.kind, { agent: candidate.agent });
+      const id = beliefIdOf(candidate);
+      const group = byBelief.get(`${namespace.key}#${id}`) ?? { namespace, id, candidates: [] };
+      group.candidates.push(candidate);
+      byBelief.set(`${namespace.key}#${id}`, group);
     }
-    const touched = await Promise.all(accepted.map((candidate) => this.#merge(scope, candidate, observation)));
-    return { touched, withheld };
+    const touched = await Promise.all(
+      [...byBelief].map(([queueKey, group]) =>
+        this.#queue.run(queueKey, () => this.#mergeRetrying(scope, group, observation)),
+      ),
+    );
+    return { touched: touched.filter((view): view is BeliefView => view !== undefined), withheld };
   }
 
   async list(scope: Scope, filter: BeliefFilter, page: PageRequest): Promise<Page<BeliefView>> {
@@ -154,16 +171,25 @@ export class BeliefsService {
     return { ...view, assessments: assessBelief(view.belief, this.#deps.clock.now(), this.#deps.learning(agent)) };
   }
 
+  /**
+   * The revisions of the belief as it stands, oldest first. A belief the principal forgot and that was learned
+   * again shows only what came after the forgetting: what was forgotten stays forgotten.
+   */
   async history(scope: Scope, id: string, page: PageRequest): Promise<Page<BeliefView>> {
-    const { namespace, agent } = await this.#liveHead(scope, id);
-    const revisions = await this.#deps.store.listRevisions(namespace, id, page);
-    return {
-      items: revisions.items.flatMap((revision) => {
-        const view = this.#view(revision, agent, { evaluate: false });
-        return view ? [view] : [];
-      }),
-      nextCursor: revisions.nextCursor,
-    };
+    const { head, namespace } = await this.#liveHead(scope, id);
+    const since = Belief.parse(head.content).forgotten?.revision ?? 0;
+    const items: BeliefView[] = [];
+    let cursor = page.cursor;
+    // Pages wholly before the forgetting are skipped rather than answered empty.
+    for (let refill = 0; refill < MAX_HISTORY_REFILLS; refill++) {
+      const revisions = await this.#deps.store.listRevisions(namespace, id, { limit: page.limit, cursor });
+      for (const revision of revisions.items)
+        if (revision.revision > since && revision.status === 'active')
+          items.push(this.#viewOf(revision, Belief.parse(revision.content)));
+      cursor = revisions.nextCursor;
+      if (items.length > 0 || cursor === undefined) break;
+    }
+    return { items, nextCursor: cursor };
   }
 
   /**
@@ -188,6 +214,10 @@ export class BeliefsService {
     const settings = this.#deps.learning(agent);
     const now = this.#deps.clock.now();
     const rule = { key: current.key, kind: current.kind, cardinality: current.cardinality, agent: current.agent };
+    if (correction.retract !== undefined && !current.values.some(({ value }) => value === correction.retract))
+      throw new ValidationFailedError('The belief holds no such value to take back', [
+        { path: 'retract', message: 'not one of the values of this belief' },
+      ]);
     const corrections: CandidateRule[] = [
       ...(correction.retract === undefined
         ? []
@@ -196,7 +226,10 @@ export class BeliefsService {
         ? []
         : [{ ...rule, value: correction.value, basis: 'declarative', polarity: 'confirm' } as const]),
     ];
-    for (const candidate of corrections) assertNoSensitiveContent({ key: candidate.key, value: candidate.value });
+    for (const candidate of corrections) {
+      const screened = screenRule(candidate);
+      if (screened.verdict === 'refused') throw new SensitiveContentRefusedError(screened.reasons);
+    }
     let next = current;
     for (const candidate of corrections) {
       // A retraction and a statement in one correction are two observations: the statement is the later one.
@@ -211,7 +244,7 @@ export class BeliefsService {
     const evaluated = evaluateBelief(next, now, settings);
     const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
     await this.#commitUnderIfMatch(revision, 'record.revised');
-    return this.#view(revision, agent, { evaluate: false }) as BeliefView;
+    return this.#viewOf(revision, evaluated);
   }
 
   /** Forgets a belief (If-Match): a tombstone revision; what is learned afterwards starts from nothing. */
@@ -233,57 +266,72 @@ export class BeliefsService {
     let cursor: string | undefined;
     do {
       const heads = await this.#deps.store.listHeads(namespace, { limit: RESET_PAGE, cursor });
-      for (const listed of heads.items) {
-        for (let attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
-          const head = attempt === 0 ? listed : await this.#deps.store.getHead(namespace, listed.id);
-          if (head?.status !== 'active') break;
-          try {
-            const tombstone = this.#tombstoneOf(scope, head);
-            await this.#deps.store.append(tombstone, recordEventOf(tombstone, 'record.deleted', this.#deps.ids.next()));
-            forgotten += 1;
-            break;
-          } catch (error) {
-            if (!(error instanceof RevisionConflictError)) throw error;
-            await this.#backoff(attempt);
-          }
-        }
-      }
+      const outcomes = await Promise.all(heads.items.map((head) => this.#forgetRetrying(scope, namespace, head)));
+      forgotten += outcomes.filter(Boolean).length;
       cursor = heads.nextCursor;
     } while (cursor);
     return forgotten;
   }
 
-  #merge(scope: Scope, candidate: CandidateRule, observation: RuleObservation): Promise<BeliefView> {
-    const namespace = scope.namespace(candidate.kind, { agent: candidate.agent });
-    const id = beliefIdOf(candidate);
-    return this.#queue.run(`${namespace.key}#${id}`, () =>
-      this.#mergeRetrying(namespace, id, candidate, observation, scope),
-    );
+  /** Tombstones a listed belief, re-reading it when it was revised meanwhile. False when it is already gone. */
+  async #forgetRetrying(scope: Scope, namespace: Namespace, listed: RecordRevision): Promise<boolean> {
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+      const head = attempt === 0 ? listed : await this.#deps.store.getHead(namespace, listed.id);
+      if (head?.status !== 'active') return false;
+      const tombstone = this.#tombstoneOf(scope, head);
+      try {
+        await this.#deps.store.append(tombstone, recordEventOf(tombstone, 'record.deleted', this.#deps.ids.next()));
+        return true;
+      } catch (error) {
+        if (!(error instanceof RevisionConflictError)) throw error;
+        await this.#backoff(attempt);
+      }
+    }
+    // Reset is idempotent: a retry forgets what is left.
+    throw new ServiceUnavailableError('Learned memory is too busy to reset now; retry it');
   }
 
   async #mergeRetrying(
-    namespace: Namespace,
-    id: string,
-    candidate: CandidateRule,
-    observation: RuleObservation,
     scope: Scope,
-  ): Promise<BeliefView> {
-    const settings = this.#deps.learning(candidate.agent);
-    for (let attempt = 0; attempt < MAX_MERGE_ATTEMPTS; attempt++) {
+    target: { namespace: Namespace; id: string; candidates: readonly CandidateRule[] },
+    observation: RuleObservation,
+  ): Promise<BeliefView | undefined> {
+    const { namespace, id } = target;
+    const agent = target.candidates[0]?.agent;
+    const settings = this.#deps.learning(agent);
+    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
       const head = await this.#deps.store.getHead(namespace, id);
       const live = head?.status === 'active' ? head : undefined;
       const current = live ? Belief.parse(live.content) : undefined;
-      const merged = mergeObservation(current, candidate, observation, settings);
+      const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
+      if (forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at))
+        return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
+      // The first candidate to teach a key sets its cardinality; later ones (a correction, feedback) conform.
+      const conforming = target.candidates.map((candidate) =>
+        current && candidate.cardinality !== current.cardinality
+          ? { ...candidate, cardinality: current.cardinality }
+          : candidate,
+      );
+      const merged = conforming.reduce<Belief | undefined>(
+        (belief, candidate) => mergeObservation(belief, candidate, observation, settings),
+        current,
+      ) as Belief;
       // The event is already folded in (a retried request): nothing to write, and nothing lost.
-      if (live && merged === current) return this.#view(live, candidate.agent) as BeliefView;
+      if (live && current && merged === current)
+        return this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
       const now = this.#deps.clock.now();
-      const revision = this.#revisionOf(scope, namespace, id, head, evaluateBelief(merged, now, settings), settings);
+      const evaluated = evaluateBelief(
+        current === undefined && forgotten !== undefined ? { ...merged, forgotten } : merged,
+        now,
+        settings,
+      );
+      const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
       try {
         await this.#deps.store.append(
           revision,
           recordEventOf(revision, live ? 'record.revised' : 'record.created', this.#deps.ids.next()),
         );
-        return this.#view(revision, candidate.agent, { evaluate: false }) as BeliefView;
+        return this.#viewOf(revision, evaluated);
       } catch (error) {
         if (!(error instanceof RevisionConflictError)) throw error;
         await this.#backoff(attempt);
@@ -359,20 +407,17 @@ export class BeliefsService {
   }
 
   /**
-   * A revision as the caller sees it. Listings and reads evaluate the belief at the current time with the
-   * agent's settings, so decay shows even before the periodic synthesis writes it down; history shows each
-   * revision as it was stored.
+   * A stored revision as the caller sees it now: evaluated at the current time with the agent's settings, so
+   * decay shows even before the periodic synthesis writes it down.
    */
-  #view(
-    revision: RecordRevision,
-    agent: string | undefined,
-    options: { evaluate: boolean } = { evaluate: true },
-  ): BeliefView | undefined {
+  #view(revision: RecordRevision, agent: string | undefined): BeliefView | undefined {
     if (revision.status !== 'active') return undefined;
     const stored = Belief.parse(revision.content);
-    const belief = options.evaluate
-      ? evaluateBelief(stored, this.#deps.clock.now(), this.#deps.learning(agent))
-      : stored;
+    return this.#viewOf(revision, evaluateBelief(stored, this.#deps.clock.now(), this.#deps.learning(agent)));
+  }
+
+  /** A revision with its belief as given: one just written (evaluated already), or as stored (history). */
+  #viewOf(revision: RecordRevision, belief: Belief): BeliefView {
     return {
       id: revision.id,
       revision: revision.revision,

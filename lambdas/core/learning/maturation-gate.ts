@@ -228,6 +228,31 @@ const synthesizeSingle = (
 };
 
 /**
+ * When the status moved to `status`. A move that time alone made — expiry, or the applied value going stale —
+ * happened when the horizon passed, not when someone next looked, so it is dated to that instant (never
+ * before the previous change, never after `now`); any other move happened now.
+ */
+const changedAt = (belief: Belief, status: BeliefStatus, now: Date, settings: LearningSettings): string => {
+  const dated = (ms: number) =>
+    new Date(Math.min(now.getTime(), Math.max(ms, Date.parse(belief.statusChangedAt)))).toISOString();
+  const latest = (instants: readonly (string | undefined)[]) =>
+    Math.max(...instants.filter((at): at is string => at !== undefined).map((at) => Date.parse(at)));
+  if (status === 'expired') {
+    const lastSignal = latest(belief.values.flatMap(({ lastSeen, lastRefuted }) => [lastSeen, lastRefuted]));
+    if (Number.isFinite(lastSignal)) return dated(lastSignal + settings.expireAfterDays * DAY_MS);
+  }
+  if (status === 'provisional' && belief.status === 'mature') {
+    const applied = appliedValuesOf(belief);
+    const lastSeen = latest(
+      belief.values.filter(({ value }) => applied.some((one) => sameValue(one, value))).map(({ lastSeen }) => lastSeen),
+    );
+    const staleSince = lastSeen + settings.decayAfterDays * DAY_MS;
+    if (Number.isFinite(lastSeen) && staleSince < now.getTime()) return dated(staleSince);
+  }
+  return now.toISOString();
+};
+
+/**
  * Recomputes `belief` at `now`: each value's status and confidence, the applied value, the belief's status,
  * basis and confidence. `statusChangedAt` moves only when the status changes. For a single-valued key, when
  * the value applied until now loses to another value, the supersession is recorded (newest first, bounded).
@@ -279,8 +304,9 @@ export const evaluateBelief = (belief: Belief, now: Date, settings: LearningSett
     status,
     ...(appliedValue !== undefined && { appliedValue }),
     confidence: synthesis.confidence,
-    statusChangedAt: status === belief.status ? belief.statusChangedAt : nowIso,
+    statusChangedAt: status === belief.status ? belief.statusChangedAt : changedAt(belief, status, now, settings),
     superseded,
+    ...(belief.forgotten !== undefined && { forgotten: belief.forgotten }),
   };
 };
 

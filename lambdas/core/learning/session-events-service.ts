@@ -1,7 +1,7 @@
 import type { AuditTrail } from '../audit/audit-trail.port.ts';
 import type { Scope } from '../identity/scope.ts';
 import { SensitiveContentRefusedError } from '../protection/protection.errors.ts';
-import { screenSensitiveContent } from '../protection/sensitive-content-screen.ts';
+import { screenRule } from '../protection/rule-screen.ts';
 import type { Page, PageRequest } from '../records/record.schema.ts';
 import type { IdempotencyRequest, RecordService, RecordView } from '../records/record-service.ts';
 import type { Clock } from '../time/clock.ts';
@@ -69,7 +69,7 @@ export class SessionEventsService {
   }
 
   async #refuseSensitiveSignal(scope: Scope, signal: Extract<SessionEventInput, { type: 'signal' }>): Promise<void> {
-    const screened = screenSensitiveContent({ key: signal.key, value: signal.value });
+    const screened = screenRule(signal);
     if (screened.verdict === 'clean') return;
     // The refusal is audited by reason code only: neither the value nor the key reaches the trail.
     await this.#deps.audit.append(scope.tenant, {

@@ -211,6 +211,28 @@ describe('Class: BeliefsService', () => {
       expect(relearned?.revision).toBe(3);
     });
 
+    it('answers a reset that keeps losing races with a retryable 503 rather than a short count', async () => {
+      await backend.beliefs.learn(alice, [rule()], observe('s1'));
+      const crowded = new Proxy(records, {
+        get: (target, property) => {
+          if (property === 'append') return async () => Promise.reject(new RevisionConflictError());
+          const member = Reflect.get(target, property, target);
+          return typeof member === 'function' ? member.bind(target) : member;
+        },
+      });
+      const beliefs = new BeliefsService({
+        store: crowded,
+        clock,
+        ids,
+        learning: () => DEFAULT_CONFIG.learning,
+        backoff: async () => undefined,
+      });
+
+      await expect(beliefs.reset(alice, { kind: 'preference', agent: 'coder' })).rejects.toBeInstanceOf(
+        ServiceUnavailableError,
+      );
+    });
+
     it("resets one agent's preferences, leaving the principal's own and other principals' alone", async () => {
       await backend.beliefs.learn(alice, [rule({ key: 'a' }), rule({ key: 'b' })], observe('s1'));
       await backend.beliefs.learn(alice, [rule({ key: 'c', agent: undefined, kind: 'profile' })], observe('s1'));
@@ -223,6 +245,27 @@ describe('Class: BeliefsService', () => {
         'c',
       ]);
       expect((await backend.beliefs.list(bob, { agent: 'coder' }, { limit: 10 })).items).toHaveLength(1);
+    });
+  });
+
+  describe('Reads over time', () => {
+    it('dates decay and expiry to when the horizon passed, the same on every read', async () => {
+      const [learned] = (await backend.beliefs.learn(alice, [rule({ basis: 'declarative' })], observe('s1'))).touched;
+      if (!learned) throw new Error('nothing learned');
+      const start = clock.now().getTime();
+
+      clock.advanceDays(75);
+      const decayed = await backend.beliefs.inspect(alice, learned.id);
+      clock.advanceDays(1);
+      const decayedLater = await backend.beliefs.inspect(alice, learned.id);
+      clock.advanceDays(120);
+      const expired = await backend.beliefs.inspect(alice, learned.id);
+
+      expect(decayed.belief.status).toBe('provisional');
+      expect(decayed.belief.statusChangedAt).toBe(new Date(start + 60 * 86_400_000).toISOString());
+      expect(decayedLater.belief.statusChangedAt).toBe(decayed.belief.statusChangedAt);
+      expect(expired.belief.status).toBe('expired');
+      expect(expired.belief.statusChangedAt).toBe(new Date(start + 180 * 86_400_000).toISOString());
     });
   });
 

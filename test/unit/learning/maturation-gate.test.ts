@@ -192,7 +192,9 @@ describe('Function: evaluateBelief', () => {
       const decayed = evaluateBelief(belief, day(2 + 61), DEFAULT_LEARNING);
       expect(decayed.status).toBe('provisional');
       expect(decayed.appliedValue).toBeUndefined();
-      expect(decayed.statusChangedAt).toBe(day(63).toISOString());
+      // Dated to when the value went stale (last confirmation on day 2, plus 60 days), not to when it was read.
+      expect(decayed.statusChangedAt).toBe(day(62).toISOString());
+      expect(evaluateBelief(belief, day(2 + 75), DEFAULT_LEARNING).statusChangedAt).toBe(day(62).toISOString());
       expect(decayed.confidence).toBeLessThanOrEqual(0.5);
     });
 

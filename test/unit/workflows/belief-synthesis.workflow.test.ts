@@ -149,7 +149,9 @@ describe('Function: beliefSynthesis', () => {
         provenance: { ...record.provenance, revisedBy: systemActor('belief-synthesis') },
       });
       const revised = Belief.parse(head?.content);
-      expect(revised).toMatchObject({ status: 'provisional', statusChangedAt: clock.now().toISOString() });
+      // Dated to when the 60 days ran out, not to when the sweep noticed.
+      const staleSince = new Date(clock.now().getTime() - 86_400_000).toISOString();
+      expect(revised).toMatchObject({ status: 'provisional', statusChangedAt: staleSince });
       expect(revised.appliedValue).toBeUndefined();
       expect(revised.values[0]?.evidence).toEqual(belief.values[0]?.evidence);
       const revisions = await revisionsOf(record);
