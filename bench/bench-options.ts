@@ -111,7 +111,7 @@ const USAGE = `Usage: npm run bench [-- --quick] [--out FILE] [--stdout] [--scen
                    (report goes to bench/.results/BENCHMARKS.quick.md and stdout)
   --out FILE       write the Markdown report to FILE instead
   --stdout         print the report only
-  --scenario NAME  run only this scenario (repeatable): notes-load, lambda-bundles`;
+  --scenario NAME  run only this scenario (repeatable): notes-load, learning-load, lambda-bundles`;
 
 export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
   const { values } = parseArgs({

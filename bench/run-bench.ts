@@ -12,10 +12,11 @@ import { renderBenchmarks } from './report/benchmarks-markdown.ts';
 import { bullets } from './report/markdown.ts';
 import type { HeadlineFigure, ReportSection, Scenario } from './scenario.ts';
 import { lambdaBundlesScenario } from './scenarios/lambda-bundles.ts';
+import { learningLoadScenario } from './scenarios/learning-load.ts';
 import { notesLoadScenario } from './scenarios/notes-load.ts';
 
-/** In report order. Later scenarios (event relay lag, learned memory) are added here. */
-const SCENARIOS: readonly Scenario[] = [notesLoadScenario, lambdaBundlesScenario];
+/** In report order. Later scenarios are added here. */
+const SCENARIOS: readonly Scenario[] = [notesLoadScenario, learningLoadScenario, lambdaBundlesScenario];
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 

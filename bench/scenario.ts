@@ -1,6 +1,6 @@
 /**
- * The benchmark is a list of scenarios; each runs on its own and hands back report sections. Later
- * scenarios (event relay lag, learned-memory append / applied view) plug in by implementing `Scenario`.
+ * The benchmark is a list of scenarios; each runs on its own and hands back report sections. A new
+ * scenario plugs in by implementing `Scenario` and joining the list in `run-bench.ts`.
  */
 import type { BenchOptions } from './bench-options.ts';
 

@@ -46,6 +46,10 @@ export const median = (values: readonly number[]): number => {
 
 export const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
 
+/** Arithmetic mean; NaN when empty. */
+export const mean = (values: readonly number[]): number =>
+  values.length === 0 ? Number.NaN : sum(values) / values.length;
+
 /** Groups items by a key, keeping insertion order. */
 export const groupBy = <T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> => {
   const groups = new Map<string, T[]>();

@@ -3,6 +3,7 @@
  * does not become the bottleneck on a 2-core machine.
  */
 import { Agent, type IncomingHttpHeaders, request } from 'node:http';
+import type { Outcome } from './open-loop-driver.ts';
 
 export interface HttpResponse {
   /** 0 when no response came back (connection error, timeout). */
@@ -14,7 +15,7 @@ export interface HttpResponse {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
   body?: unknown;
@@ -73,3 +74,10 @@ export class HttpClient {
     this.#agent.destroy();
   }
 }
+
+/** What the open-loop driver records of a response to `operation`. */
+export const outcomeOf = (operation: string, response: HttpResponse): Outcome => ({
+  operation,
+  status: response.status,
+  ...(response.error !== undefined && { error: response.error }),
+});

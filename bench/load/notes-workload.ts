@@ -1,12 +1,14 @@
 /**
- * The notes workload: principals spread over a few tenants, each with a minted token, seeded with one or
- * two notes, then a weighted mix of create / get / list / patch. Each principal has at most one patch in
- * flight and patches with the ETag it last received from a create or patch, so a 412 can only mean a bug.
+ * The notes workload: principals spread over a few tenants, each seeded with one or two notes, then a
+ * weighted mix of create / get / list / patch. Each principal has at most one patch in flight and patches
+ * with the ETag it last received from a create or patch, so a 412 can only mean a bug.
  */
-import { mintLocalToken } from '../../lambdas/local/local-issuer.ts';
 import type { WorkloadOptions } from '../bench-options.ts';
 import { seededRandom } from '../stats.ts';
-import type { HttpClient, HttpResponse } from './http-client.ts';
+import { forEachConcurrently } from './concurrently.ts';
+import { type HttpClient, type HttpResponse, outcomeOf } from './http-client.ts';
+import type { PrincipalIdentity } from './identities.ts';
+import type { SeedResult, SessionWorkload } from './load-session.ts';
 import type { Outcome } from './open-loop-driver.ts';
 
 /** The API's operationIds, which are also the keys of the server's cost report. */
@@ -27,16 +29,12 @@ export const OPERATION_KIND: Record<NoteOperation, 'read' | 'write'> = {
   updateNote: 'write',
 };
 
+/** What a list response showed (`Outcome.observed`): the notes on the page. */
+export const LISTED_ITEMS = 'listedItems';
+
 interface NoteRef {
   id: string;
   etag: string;
-}
-
-/** Who a principal is, with its bearer token. */
-export interface PrincipalIdentity {
-  tenant: string;
-  sub: string;
-  authorization: string;
 }
 
 interface Principal extends PrincipalIdentity {
@@ -44,32 +42,15 @@ interface Principal extends PrincipalIdentity {
   patching: boolean;
 }
 
-/**
- * Mints one token per principal against the local issuer in `dataDir`. Minting is slow (the issuer makes
- * an RSA key pair on every call), so the bench mints once and copies the issuer folder into every fresh
- * data folder: the tokens are valid wherever that issuer is.
- */
-export const mintIdentities = async (dataDir: string, options: WorkloadOptions): Promise<PrincipalIdentity[]> => {
-  const identities: PrincipalIdentity[] = [];
-  for (let index = 0; index < options.principals; index++) {
-    const tenant = `bench-tenant-${index % options.tenants}`;
-    const sub = `agent-${String(index).padStart(4, '0')}`;
-    const token = await mintLocalToken(dataDir, { tenant, sub, ttlSeconds: 4 * 3600 });
-    identities.push({ tenant, sub, authorization: `Bearer ${token}` });
-  }
-  return identities;
-};
-
 const WORDS = (
   'agent plan task memory context tool result review draft branch deploy retry cache index query ' +
   'summary decision owner risk metric latency budget schema event handoff note learn observe verify'
 ).split(' ');
 const TAGS = ['plan', 'todo', 'decision', 'risk', 'handoff', 'context', 'review', 'ops'];
 
-export class NotesWorkload {
+export class NotesWorkload implements SessionWorkload<NoteOperation> {
+  readonly operations = NOTE_OPERATIONS;
   readonly principals: readonly Principal[];
-  /** Items returned by each list call, to explain what a list costs. */
-  readonly listedItems: number[] = [];
   /** Patches turned into gets because every principal tried had a patch in flight. */
   patchFallbacks = 0;
   readonly #random: () => number;
@@ -95,26 +76,23 @@ export class NotesWorkload {
   }
 
   /** Gives every principal one or two notes, a few requests at a time. */
-  async seed(client: HttpClient, concurrency = 8): Promise<{ requests: number; failures: number }> {
+  async seed(client: HttpClient, concurrency = 8): Promise<SeedResult> {
     const jobs: Principal[] = [];
     for (const principal of this.principals) {
       jobs.push(principal);
       if (this.#random() < 0.5) jobs.push(principal);
     }
     let failures = 0;
-    let cursor = 0;
-    const worker = async () => {
-      while (cursor < jobs.length) {
-        const principal = jobs[cursor++];
-        if (!principal) break;
-        const outcome = await this.#create(client, principal);
-        if (outcome.status !== 201) failures += 1;
-      }
-    };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    await forEachConcurrently(jobs, concurrency, async (principal) => {
+      const outcome = await this.#create(client, principal);
+      if (outcome.status !== 201) failures += 1;
+    });
     if (this.principals.some((principal) => principal.notes.length === 0))
       throw new Error(`Seeding failed: ${failures} of ${jobs.length} creates did not return 201`);
-    return { requests: jobs.length, failures };
+    return {
+      requests: { createNote: jobs.length },
+      description: `${this.principals.length} principals, ${jobs.length} seed notes`,
+    };
   }
 
   /** Picks the next operation by weight and sends it. */
@@ -172,7 +150,8 @@ export class NotesWorkload {
     });
     if (response.status === 200) {
       try {
-        this.listedItems.push((JSON.parse(response.body) as { items: unknown[] }).items.length);
+        const listed = (JSON.parse(response.body) as { items: unknown[] }).items.length;
+        return { ...outcomeOf('listNotes', response), observed: { [LISTED_ITEMS]: listed } };
       } catch {
         // counted as a success by status; the item count is only informative
       }
@@ -235,9 +214,3 @@ const header = (response: HttpResponse, name: string): string | undefined => {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
-
-const outcomeOf = (operation: NoteOperation, response: HttpResponse): Outcome => ({
-  operation,
-  status: response.status,
-  ...(response.error !== undefined && { error: response.error }),
-});

@@ -11,6 +11,8 @@ export interface Outcome {
   status: number;
   /** Network error or timeout message when status is 0. */
   error?: string;
+  /** Figures the workload read off the response for the report (notes listed, beliefs touched), by name. */
+  observed?: Readonly<Record<string, number>>;
 }
 
 export interface Sample extends Outcome {

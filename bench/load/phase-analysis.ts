@@ -1,5 +1,5 @@
 /** Turns the raw samples of an open-loop phase into per-operation figures, error counts and a verdict. */
-import { groupBy, type LatencySummary, percentile, summarize } from '../stats.ts';
+import { groupBy, type LatencySummary, mean, percentile, summarize } from '../stats.ts';
 import type { PhaseResult, Sample } from './open-loop-driver.ts';
 
 export interface LatencyBudget {
@@ -57,6 +57,10 @@ export const analysePhase = (phase: PhaseResult, operations: readonly string[]):
     generatorCpuShare: phase.generatorCpuShare,
   };
 };
+
+/** The mean of a figure the workload read off responses (`Outcome.observed`), over the samples that carry it. */
+export const meanObserved = (samples: readonly Sample[], name: string): number =>
+  mean(samples.flatMap((sample) => sample.observed?.[name] ?? []));
 
 export interface Verdict {
   held: boolean;

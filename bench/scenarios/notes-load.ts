@@ -7,12 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from '../bench-options.ts';
-import { mintIdentities, NOTE_OPERATIONS } from '../load/notes-workload.ts';
-import { judgePhase } from '../load/phase-analysis.ts';
+import { describePhase, formatCores, formatShare, runFixedRates } from '../load/fixed-rate-run.ts';
+import { LoadSession, type MeasuredPhase, type SessionSetup, withSessionSetup } from '../load/load-session.ts';
+import { LISTED_ITEMS, NOTE_OPERATIONS, NotesWorkload } from '../load/notes-workload.ts';
+import { judgePhase, meanObserved } from '../load/phase-analysis.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
-import { cpuProfilesIn } from '../server-process.ts';
+import { cpuProfilesIn, type ServerStartOptions } from '../server-process.ts';
 import { analyseCpuProfile } from '../server-profile.ts';
-import { percentile } from '../stats.ts';
 import { NOTES_BUDGET } from './notes-budget.ts';
 import {
   type CeilingResult,
@@ -21,74 +22,22 @@ import {
   notesLoadReport,
   type ProfileResult,
 } from './notes-report.ts';
-import { type MeasuredPhase, NotesSession, type SessionSetup } from './notes-sessions.ts';
 
-const runFixedRate = async (setup: SessionSetup, index: number): Promise<LoadRun> => {
-  const { options, log } = setup;
-  const { ratePerSecond, durationSeconds, runs, serviceTimeRequests } = options.load;
-  log(`notes-load run ${index + 1}/${runs}: ${ratePerSecond}/s for ${durationSeconds} s`);
-  const session = await NotesSession.open(setup, index, ratePerSecond);
-  let measured: MeasuredPhase;
-  let serviceTime: Awaited<ReturnType<NotesSession['serviceTime']>>;
-  const phaseStart = Date.now();
-  let phaseEnd = phaseStart;
-  try {
-    measured = await session.phase(ratePerSecond, durationSeconds, options.drainTimeoutMs);
-    phaseEnd = Date.now();
-    serviceTime = await session.serviceTime(serviceTimeRequests);
-  } catch (error) {
-    await session.close().catch(() => undefined);
-    throw error;
-  }
-  const costReport = await session.close();
-  // Events applied during the measured phase: commit → the last consumer (head projection, audit) applied.
-  const relayLag = session.server.relayLagSamples
-    .filter(([appliedAt]) => appliedAt >= phaseStart && appliedAt <= phaseEnd)
-    .map(([, lag]) => lag);
-
-  // The server books handler times in completion order: seeding and warm-up, the measured phase, then the
-  // one-at-a-time requests.
-  const handlerUnderLoad: Record<string, number[]> = {};
-  const handlerAlone: Record<string, number[]> = {};
-  for (const operation of NOTE_OPERATIONS) {
-    const entries = costReport[operation]?.handlerMilliseconds ?? [];
-    const alone = serviceTime[operation].latencies.length;
-    handlerUnderLoad[operation] = entries.slice(session.unmeasured[operation] ?? 0, entries.length - alone);
-    handlerAlone[operation] = entries.slice(entries.length - alone);
-  }
-  const run: LoadRun = {
-    index,
-    analysis: measured.analysis,
-    verdict: judgePhase(measured.analysis, NOTES_BUDGET),
-    serverCpuShare: measured.serverCpuShare,
-    otherCpuCores: measured.otherCpuCores,
-    quietWaitSeconds: measured.quietWaitSeconds,
-    setupSeconds: session.setupSeconds,
-    costReport,
-    handlerUnderLoad,
-    handlerAlone,
-    serviceTime,
-    meanListedItems: measured.meanListedItems,
-    patchFallbacks: session.workload.patchFallbacks,
-    relayLag,
-  };
-  log(
-    `  ${describePhase(run.analysis)}; server CPU ${formatShare(run.serverCpuShare)}; other load ${formatCores(run.otherCpuCores)}`,
+const openSession = (
+  setup: SessionSetup,
+  seedOffset: number,
+  warmupRate: number,
+  serverOptions?: ServerStartOptions,
+): Promise<LoadSession<NotesWorkload>> =>
+  LoadSession.open(
+    setup,
+    new NotesWorkload(setup.identities, setup.options.workload, seedOffset),
+    warmupRate,
+    serverOptions,
   );
-  log(
-    `  one at a time: ${NOTE_OPERATIONS.map((operation) => `${operation} ${percentile(serviceTime[operation].latencies, 50).toFixed(1)}`).join(', ')} ms (p50)`,
-  );
-  return run;
-};
 
-const formatShare = (share: number | undefined): string =>
-  share === undefined ? '—' : `${(share * 100).toFixed(0)}% of a core`;
-
-const formatCores = (cores: number | undefined): string => (cores === undefined ? '—' : `${cores.toFixed(2)} cores`);
-
-const describePhase = (analysis: LoadRun['analysis']): string =>
-  `achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s, errors ${analysis.errors}, p95 ` +
-  NOTE_OPERATIONS.map((operation) => `${operation} ${analysis.byOperation[operation]?.p95.toFixed(1)}`).join(', ');
+/** Notes returned per list call in a phase, on average (lists get dearer as the table fills). */
+const meanListedItems = (measured: MeasuredPhase): number => meanObserved(measured.phase.samples, LISTED_ITEMS);
 
 /** Other load above this many cores makes a failed ceiling step worth repeating. */
 const BUSY_MACHINE_CORES = 0.5;
@@ -99,7 +48,7 @@ const findCeiling = async (setup: SessionSetup): Promise<CeilingResult> => {
   log(
     `notes-load ceiling: ${ceiling.stepSeconds} s steps from ${ceiling.startRatePerSecond}/s by ${ceiling.stepRatePerSecond}/s`,
   );
-  const session = await NotesSession.open(setup, 100, ceiling.startRatePerSecond);
+  const session = await openSession(setup, 100, ceiling.startRatePerSecond);
   const started = performance.now();
   const steps: CeilingStep[] = [];
   const timeLeft = () => ceiling.timeBudgetSeconds - (performance.now() - started) / 1000 >= ceiling.stepSeconds;
@@ -115,12 +64,12 @@ const findCeiling = async (setup: SessionSetup): Promise<CeilingResult> => {
       verdict,
       serverCpuShare: measured.serverCpuShare,
       otherCpuCores: measured.otherCpuCores,
-      meanListedItems: measured.meanListedItems,
+      meanListedItems: meanListedItems(measured),
       discarded,
     });
     log(
       `  ${rate}/s ${verdict.held ? 'held' : `did not hold (${verdict.reasons.join('; ')})`}: ` +
-        `${describePhase(measured.analysis)}; server CPU ${formatShare(measured.serverCpuShare)}; ` +
+        `${describePhase(measured.analysis, NOTE_OPERATIONS)}; server CPU ${formatShare(measured.serverCpuShare)}; ` +
         `other load ${formatCores(measured.otherCpuCores)}${discarded ? ' — machine busy, running the step again' : ''}`,
     );
     // Let the server settle before the next step.
@@ -166,7 +115,7 @@ const profileServer = async (setup: SessionSetup): Promise<ProfileResult | undef
   log(`notes-load profile: ${rate}/s for ${profileSeconds} s under --cpu-prof`);
   const profileDir = await mkdtemp(join(tmpdir(), 'memory-hub-bench-profile-'));
   try {
-    const session = await NotesSession.open(setup, 200, rate, {
+    const session = await openSession(setup, 200, rate, {
       cpuProfileDir: profileDir,
       cpuProfileIntervalMicros: PROFILE_INTERVAL_MICROS,
     });
@@ -197,15 +146,18 @@ const profileServer = async (setup: SessionSetup): Promise<ProfileResult | undef
 
 export const notesLoadScenario: Scenario = {
   name: 'notes-load',
-  async run(options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> {
-    const issuerTemplate = await mkdtemp(join(tmpdir(), 'memory-hub-bench-issuer-'));
-    try {
-      const minting = performance.now();
-      const identities = await mintIdentities(issuerTemplate, options.workload);
-      log(`minted ${identities.length} tokens in ${((performance.now() - minting) / 1000).toFixed(1)} s`);
-      const setup: SessionSetup = { options, identities, issuerTemplate, log };
-      const runs: LoadRun[] = [];
-      for (let index = 0; index < options.load.runs; index++) runs.push(await runFixedRate(setup, index));
+  run: (options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> =>
+    withSessionSetup(options, log, async (setup) => {
+      const runs = await runFixedRates(setup, {
+        name: 'notes-load',
+        budget: NOTES_BUDGET,
+        open: (index) => openSession(setup, index, options.load.ratePerSecond),
+        complete: (run, measured, workload): LoadRun => ({
+          ...run,
+          meanListedItems: meanListedItems(measured),
+          patchFallbacks: workload.patchFallbacks,
+        }),
+      });
       const ceiling = await findCeiling(setup);
       // The profile only explains the figures; a failure there must not lose them.
       const profile = await profileServer(setup).catch((error: unknown) => {
@@ -213,8 +165,5 @@ export const notesLoadScenario: Scenario = {
         return undefined;
       });
       return notesLoadReport(options, runs, ceiling, profile);
-    } finally {
-      await rm(issuerTemplate, { recursive: true, force: true });
-    }
-  },
+    }),
 };

@@ -1,37 +1,36 @@
 /** The notes-load scenario's figures as report sections and headline figures. */
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from '../bench-options.ts';
-import { measuredCosts, modelCostPerMillion, PRICE_NOTES } from '../cost-model.ts';
+import { PRICE_NOTES } from '../cost-model.ts';
+import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import { NOTE_OPERATIONS, type NoteOperation, OPERATION_KIND, OPERATION_LABELS } from '../load/notes-workload.ts';
 import type { PhaseAnalysis, Verdict } from '../load/phase-analysis.ts';
-import { bullets, dollars, fixed, ms, passFail, percent, table } from '../report/markdown.ts';
+import {
+  COST_MEASUREMENT_NOTE,
+  costTables,
+  cpuPerRequest,
+  KMS_CACHE_NOTE,
+  LAMBDA_DURATION_NOTE,
+  latencyTable,
+  medianOfRuns,
+  perRunSection,
+  pooled,
+  type ReportedOperation,
+  rawRun,
+  runsIntro,
+  runsSummary,
+  totalErrors,
+} from '../report/load-tables.ts';
+import { bullets, dollars, fixed, ms, percent, table } from '../report/markdown.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
-import type { CostReport } from '../server-process.ts';
 import { COMPONENTS, type Component, type CpuBreakdown } from '../server-profile.ts';
 import { median, percentile } from '../stats.ts';
 import { budgetOf, MINIMUM_ACHIEVED_SHARE, READ_P95_BUDGET_MS, WRITE_P95_BUDGET_MS } from './notes-budget.ts';
 
-export interface LoadRun {
-  index: number;
-  analysis: PhaseAnalysis;
-  verdict: Verdict;
-  serverCpuShare: number | undefined;
-  /** Cores kept busy by other processes (and hypervisor steal) during the measured phase. */
-  otherCpuCores: number | undefined;
-  /** Seconds the run waited for the machine to quieten before it started. */
-  quietWaitSeconds: number;
-  setupSeconds: number;
-  costReport: CostReport;
-  /** Server handler time in the measured phase, ms, by operation. */
-  handlerUnderLoad: Record<string, number[]>;
-  /** Server handler time of the one-at-a-time requests, ms, by operation. */
-  handlerAlone: Record<string, number[]>;
-  /** Client-side latency of the one-at-a-time requests. */
-  serviceTime: Record<NoteOperation, { latencies: number[]; errors: number }>;
+export interface LoadRun extends FixedRateRun<NoteOperation> {
+  /** Notes returned per list call in the measured phase, on average. */
   meanListedItems: number;
   patchFallbacks: number;
-  /** Commit → last consumer applied, ms, for every event applied during the measured phase. */
-  relayLag: number[];
 }
 
 export interface CeilingStep {
@@ -61,125 +60,29 @@ export interface ProfileResult {
   intervalMicros: number;
 }
 
-/** Server process CPU (all threads, unprofiled) per request of a fixed-rate run, ms. */
-export const cpuPerRequest = (run: LoadRun): number =>
-  run.serverCpuShare === undefined ? Number.NaN : (run.serverCpuShare * 1000) / run.analysis.achievedRatePerSecond;
-
-/** Per operation: the median across runs of each run's p50 / p95 / p99. */
-const medianOfRuns = (runs: readonly LoadRun[], operation: string) => {
-  const figures = runs.map((run) => run.analysis.byOperation[operation]);
-  const pick = (key: 'p50' | 'p95' | 'p99') => median(figures.map((figure) => figure?.[key] ?? Number.NaN));
-  return {
-    count: figures.reduce((total, figure) => total + (figure?.count ?? 0), 0),
-    p50: pick('p50'),
-    p95: pick('p95'),
-    p99: pick('p99'),
-    worstP95: Math.max(...figures.map((figure) => figure?.p95 ?? Number.NaN)),
-  };
-};
-
-const pooled = (runs: readonly LoadRun[], pick: (run: LoadRun) => number[] | undefined): number[] =>
-  runs.flatMap((run) => pick(run) ?? []);
-
-const errorKinds = (errors: Record<string, number>): string =>
-  Object.keys(errors).length === 0
-    ? 'none'
-    : Object.entries(errors)
-        .map(([kind, count]) => `${kind} × ${count}`)
-        .join(', ');
+const NOTES_REPORTED: readonly ReportedOperation[] = NOTE_OPERATIONS.map((operation) => ({
+  id: operation,
+  label: OPERATION_LABELS[operation],
+  kind: OPERATION_KIND[operation],
+  p95BudgetMs: budgetOf(operation),
+}));
 
 const loadSection = (options: BenchOptions, runs: readonly LoadRun[]): ReportSection => {
-  const { ratePerSecond, durationSeconds } = options.load;
-  const errors = runs.reduce((total, run) => total + run.analysis.errors, 0);
-  const allErrors: Record<string, number> = {};
-  for (const run of runs)
-    for (const [kind, count] of Object.entries(run.analysis.errorsByKind))
-      allErrors[kind] = (allErrors[kind] ?? 0) + count;
-  const rows = NOTE_OPERATIONS.map((operation) => {
-    const figures = medianOfRuns(runs, operation);
-    const handler = pooled(runs, (run) => run.handlerUnderLoad[operation]);
-    const budget = budgetOf(operation);
-    return [
-      OPERATION_LABELS[operation],
-      OPERATION_KIND[operation],
-      figures.count,
-      ms(figures.p50),
-      ms(figures.p95),
-      ms(figures.p99),
-      ms(figures.worstP95),
-      `≤ ${budget}`,
-      passFail(figures.p95 <= budget),
-      `${ms(percentile(handler, 50))} / ${ms(percentile(handler, 95))}`,
-    ];
-  });
-  const { tenants, principals, mix } = options.workload;
+  const { ratePerSecond } = options.load;
+  const { mix } = options.workload;
   return {
     title: `Notes load at ${ratePerSecond}/s`,
     body: [
-      `${runs.length} run${runs.length === 1 ? '' : 's'} × ${durationSeconds} s at ${ratePerSecond} arrivals/s (open loop), each on a fresh server; ` +
-        `${principals} principals over ${tenants} tenants; mix create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%. ` +
+      `${runsIntro(options, runs)}; mix create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%. ` +
         'Latency is client-side, from the scheduled arrival to the last byte of the response. ' +
         `Percentiles are the median across runs of each run's figure; "worst-run p95" is the highest run's. ` +
         'The server handler time (pooled over runs) is measured inside the server around the handler; it includes waiting for the event loop while other requests run.',
       '',
-      table(
-        [
-          'Operation',
-          'Kind',
-          'Requests',
-          'p50 ms',
-          'p95 ms',
-          'p99 ms',
-          'Worst-run p95',
-          'p95 budget',
-          'Result',
-          'Server handler p50 / p95 ms',
-        ],
-        rows,
-        ['left', 'left'],
-      ),
+      latencyTable(runs, NOTES_REPORTED),
       '',
-      `Errors: **${errors}** (${errorKinds(allErrors)}). Achieved throughput per run: ` +
-        `${runs.map((run) => `${run.analysis.achievedRatePerSecond.toFixed(1)}/s`).join(', ')} of ${ratePerSecond}/s offered; ` +
-        `server process CPU per run: ${runs.map((run) => percent(run.serverCpuShare)).join(', ')} of one core; ` +
-        `other load on the machine (other processes, hypervisor steal) kept ${runs.map((run) => fixed(run.otherCpuCores)).join(', ')} of its ` +
-        `${availableParallelism()} cores busy.`,
+      runsSummary(runs, ratePerSecond),
     ].join('\n'),
   };
-};
-
-const perRunSection = (runs: readonly LoadRun[]): ReportSection => {
-  const blocks = runs.map((run) => {
-    const rows = NOTE_OPERATIONS.map((operation) => {
-      const figures = run.analysis.byOperation[operation];
-      return [
-        operation,
-        figures?.count ?? 0,
-        ms(figures?.p50),
-        ms(figures?.p95),
-        ms(figures?.p99),
-        ms(figures?.max),
-        figures?.errors ?? 0,
-      ];
-    });
-    const { analysis } = run;
-    return [
-      `### Run ${run.index + 1} — ${run.verdict.held ? 'within budget' : `outside budget (${run.verdict.reasons.join('; ')})`}`,
-      '',
-      table(['Operation', 'Requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'Errors'], rows),
-      '',
-      bullets([
-        `Achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s (${analysis.completed} of ${analysis.scheduled} answered); errors ${analysis.errors} (${errorKinds(analysis.errorsByKind)})`,
-        `Server process CPU ${percent(run.serverCpuShare)} of one core; other load ${fixed(run.otherCpuCores)} cores (after waiting ${run.quietWaitSeconds.toFixed(0)} s for a quiet machine); load generator CPU ${percent(analysis.generatorCpuShare)}, ` +
-          `event-loop delay p99 ${ms(analysis.generatorLoopDelayP99)} ms, send lag p99 ${ms(analysis.sendLagP99)} ms (max ${ms(analysis.sendLagMax)} ms)`,
-        `List pages held ${run.meanListedItems.toFixed(1)} notes on average; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s` +
-          (run.patchFallbacks > 0
-            ? `; ${run.patchFallbacks} patches became gets (every principal tried was busy)`
-            : ''),
-      ]),
-    ].join('\n');
-  });
-  return { title: 'Notes load — per-run detail', body: blocks.join('\n\n') };
 };
 
 const ceilingSection = (options: BenchOptions, result: CeilingResult, runs: readonly LoadRun[]): ReportSection => {
@@ -317,82 +220,24 @@ const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult |
 };
 
 const costSection = (runs: readonly LoadRun[]): { section: ReportSection; totals: Record<string, number> } => {
-  const measured = measuredCosts(
-    runs.map((run) => run.costReport),
-    NOTE_OPERATIONS,
-    (operation) => pooled(runs, (run) => run.handlerAlone[operation]),
-  );
-  const totals: Record<string, number> = {};
-  const measuredRows = measured.map((cost) => [
-    cost.operationId,
-    cost.requests,
-    fixed(cost.storageRequestsPerOperation),
-    fixed(cost.readUnitsPerOperation),
-    fixed(cost.writeUnitsPerOperation),
-    fixed(cost.keyOperationsPerOperation),
-    ms(
-      percentile(
-        pooled(runs, (run) => run.handlerUnderLoad[cost.operationId]),
-        50,
-      ),
-    ),
-    ms(cost.handlerP50Milliseconds),
-  ]);
-  const modelRows = measured.map((cost) => {
-    const model = modelCostPerMillion(cost);
-    totals[cost.operationId] = model.total;
-    return [
-      cost.operationId,
-      model.billedMilliseconds,
-      dollars(model.apiGateway),
-      dollars(model.lambdaRequests),
-      dollars(model.lambdaDuration),
-      dollars(model.dynamoDb),
-      dollars(model.kms),
-      `**${dollars(model.total)}**`,
-    ];
-  });
+  const { measuredTable, modelTable, totals } = costTables(runs, NOTE_OPERATIONS);
   return {
     totals,
     section: {
       title: 'Cost per operation',
       body: [
-        'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
-          'included — the same operations, so the averages hold): DynamoDB requests, the capacity units DynamoDB reported ' +
-          '(`ReturnConsumedCapacity: TOTAL`), and key operations (each one is a KMS call in AWS when nothing is cached: ' +
-          'GenerateDataKey on a write, Decrypt on a read).',
+        COST_MEASUREMENT_NOTE,
         '',
-        table(
-          [
-            'Operation',
-            'Requests',
-            'DynamoDB requests / op',
-            'Read units / op',
-            'Write units / op',
-            'KMS calls / op',
-            'Handler p50 under load ms',
-            'Handler p50 alone ms',
-          ],
-          measuredRows,
-        ),
+        measuredTable,
         '',
         'Modelled AWS cost, **US dollars per million operations**:',
         '',
-        table(
-          ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
-          modelRows,
-        ),
+        modelTable,
         '',
         bullets([
           ...PRICE_NOTES,
-          'Lambda duration is the local handler p50 measured one request at a time (a Lambda sandbox serves one request at a time, so ' +
-            'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
-            'an embedded engine over loopback and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
-            'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.',
-          'KMS calls are the key operations the server actually made. Both backends cache decrypted payloads by ciphertext digest and ' +
-            'exact encryption context (`CachingContentCipher`), so a record read again costs no second Decrypt. The local server is one ' +
-            'process that sees every request; in AWS each warm function has its own cache and sees a share of the traffic, so more reads ' +
-            'miss there: for reads the KMS column is a lower bound, and one Decrypt per returned record (see the page size) the upper.',
+          LAMBDA_DURATION_NOTE,
+          KMS_CACHE_NOTE,
           'List costs depend on page contents: the read units and Decrypt calls scale with the notes returned (see the per-run list page size).',
         ]),
       ].join('\n'),
@@ -478,7 +323,7 @@ export const notesLoadReport = (
       pass: p95 <= budgetOf(operation),
     };
   });
-  const errors = runs.reduce((total, run) => total + run.analysis.errors, 0);
+  const errors = totalErrors(runs);
   headline.push({
     label: `Errors at ${options.load.ratePerSecond}/s (all runs)`,
     value: String(errors),
@@ -505,7 +350,16 @@ export const notesLoadReport = (
     sections: [
       loadSection(options, runs),
       relayLagSection(options, runs),
-      perRunSection(runs),
+      perRunSection(
+        'Notes load — per-run detail',
+        runs,
+        NOTE_OPERATIONS,
+        (run) =>
+          `List pages held ${run.meanListedItems.toFixed(1)} notes on average; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s` +
+          (run.patchFallbacks > 0
+            ? `; ${run.patchFallbacks} patches became gets (every principal tried was busy)`
+            : ''),
+      ),
       ceilingSection(options, ceiling, runs),
       whereTimeGoesSection(runs, profile),
       cost.section,
@@ -513,20 +367,9 @@ export const notesLoadReport = (
     headline,
     methodNotes: methodNotes(options),
     raw: {
-      runs: runs.map(({ costReport, handlerUnderLoad, handlerAlone, serviceTime, ...run }) => ({
-        ...run,
-        costs: Object.fromEntries(
-          Object.entries(costReport).map(([operation, { handlerMilliseconds: _, ...counts }]) => [operation, counts]),
-        ),
-        handlerP50UnderLoad: mapValues(handlerUnderLoad, (values) => percentile(values, 50)),
-        handlerP50Alone: mapValues(handlerAlone, (values) => percentile(values, 50)),
-        serviceTimeP50: mapValues(serviceTime, (entry) => percentile(entry.latencies, 50)),
-      })),
+      runs: runs.map(rawRun),
       ceiling,
       profile,
     },
   };
 };
-
-const mapValues = <T, R>(record: Record<string, T>, map: (value: T) => R): Record<string, R> =>
-  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));

@@ -1,12 +1,12 @@
 /**
- * A session is one fresh local server with the notes workload on it: data folder (issuer copied from the
- * template the tokens were minted in), server child process, keep-alive client, seeded notes and warm-up.
+ * A session is one fresh local server with a workload on it: data folder (issuer copied from the template
+ * the tokens were minted in), server child process, keep-alive client, the workload's seed and a warm-up.
+ * Every load scenario runs its phases on sessions; only the workload differs.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BenchOptions } from '../bench-options.ts';
-import { HttpClient } from '../load/http-client.ts';
-import { NOTE_OPERATIONS, type NoteOperation, NotesWorkload, type PrincipalIdentity } from '../load/notes-workload.ts';
-import { type PhaseResult, runOpenLoop } from '../load/open-loop-driver.ts';
-import { analysePhase, type PhaseAnalysis } from '../load/phase-analysis.ts';
 import { busyCores, machineCpu } from '../machine-info.ts';
 import {
   type CostReport,
@@ -17,6 +17,34 @@ import {
   type ServerStartOptions,
 } from '../server-process.ts';
 import { monotonicMicros } from '../server-profile.ts';
+import { HttpClient } from './http-client.ts';
+import { mintIdentities, type PrincipalIdentity } from './identities.ts';
+import { type Outcome, type PhaseResult, runOpenLoop } from './open-loop-driver.ts';
+import { analysePhase, type PhaseAnalysis } from './phase-analysis.ts';
+
+/** What a session drives: a starting state, and requests of a fixed set of operations. */
+export interface SessionWorkload<Operation extends string = string> {
+  /** The operationIds it sends, which are also the keys of the server's cost report. */
+  readonly operations: readonly Operation[];
+  /** Puts the starting state in place before any measured request. */
+  seed(client: HttpClient): Promise<SeedResult>;
+  /** Picks the next operation by weight and sends it. */
+  issue(client: HttpClient): Promise<Outcome>;
+  /** Sends one request of the given operation (or, when that is impossible just now, a stand-in it names). */
+  issueOperation(client: HttpClient, operation: Operation): Promise<Outcome>;
+}
+
+export interface SeedResult {
+  /** Requests sent, by operationId: the server books them before the measured ones. */
+  requests: Readonly<Record<string, number>>;
+  /** What was seeded, for the log ("380 seed notes"). */
+  description: string;
+}
+
+type OperationOf<Workload extends SessionWorkload> = Workload['operations'][number];
+
+/** Latency of requests sent one at a time, by operation. */
+export type ServiceTime<Operation extends string> = Record<Operation, { latencies: number[]; errors: number }>;
 
 export interface SessionSetup {
   options: BenchOptions;
@@ -26,8 +54,22 @@ export interface SessionSetup {
   log: (line: string) => void;
 }
 
-const mean = (values: readonly number[]): number =>
-  values.length === 0 ? Number.NaN : values.reduce((total, value) => total + value, 0) / values.length;
+/** Mints the workload's principals into a temporary issuer, runs `scenario` with them, and removes the issuer. */
+export const withSessionSetup = async <T>(
+  options: BenchOptions,
+  log: (line: string) => void,
+  scenario: (setup: SessionSetup) => Promise<T>,
+): Promise<T> => {
+  const issuerTemplate = await mkdtemp(join(tmpdir(), 'memory-hub-bench-issuer-'));
+  try {
+    const minting = performance.now();
+    const identities = await mintIdentities(issuerTemplate, options.workload);
+    log(`minted ${identities.length} tokens in ${((performance.now() - minting) / 1000).toFixed(1)} s`);
+    return await scenario({ options, identities, issuerTemplate, log });
+  } finally {
+    await rm(issuerTemplate, { recursive: true, force: true });
+  }
+};
 
 export interface MeasuredPhase {
   phase: PhaseResult;
@@ -40,8 +82,6 @@ export interface MeasuredPhase {
   quietWaitSeconds: number;
   /** CLOCK_MONOTONIC µs at the first arrival and after the last answer (comparable with a V8 profile). */
   windowMicros: { from: number; to: number };
-  /** Notes returned per list call, on average (lists get dearer as the table fills). */
-  meanListedItems: number;
 }
 
 /** Before a phase, wait for other load on the machine to drop below this many cores… */
@@ -49,9 +89,9 @@ const QUIET_MACHINE_CORES = 0.3;
 /** …but no longer than this. */
 const QUIET_MACHINE_MAX_WAIT_MS = 15_000;
 
-export class NotesSession {
+export class LoadSession<Workload extends SessionWorkload> {
   readonly server: ServerProcess;
-  readonly workload: NotesWorkload;
+  readonly workload: Workload;
   /** Requests per operation answered before the measured phases (seeding and warm-up). */
   readonly unmeasured: Record<string, number>;
   readonly setupSeconds: number;
@@ -60,7 +100,7 @@ export class NotesSession {
   private constructor(
     server: ServerProcess,
     client: HttpClient,
-    workload: NotesWorkload,
+    workload: Workload,
     unmeasured: Record<string, number>,
     setupSeconds: number,
   ) {
@@ -71,12 +111,12 @@ export class NotesSession {
     this.setupSeconds = setupSeconds;
   }
 
-  static async open(
+  static async open<Workload extends SessionWorkload>(
     setup: SessionSetup,
-    seedOffset: number,
+    workload: Workload,
     warmupRate: number,
     serverOptions: ServerStartOptions = {},
-  ): Promise<NotesSession> {
+  ): Promise<LoadSession<Workload>> {
     const { options, log } = setup;
     const started = performance.now();
     const dataDir = await createDataDir(setup.issuerTemplate);
@@ -89,9 +129,8 @@ export class NotesSession {
     }
     const client = new HttpClient(server.url);
     try {
-      const workload = new NotesWorkload(setup.identities, options.workload, seedOffset);
       const seeded = await workload.seed(client);
-      const unmeasured: Record<string, number> = { createNote: seeded.requests };
+      const unmeasured: Record<string, number> = { ...seeded.requests };
       if (options.load.warmupSeconds > 0) {
         const warmup = await runOpenLoop({
           ratePerSecond: warmupRate,
@@ -103,10 +142,10 @@ export class NotesSession {
       }
       const setupSeconds = (performance.now() - started) / 1000;
       log(
-        `  server ${server.url} (pid ${server.pid}): ${workload.principals.length} principals, ${seeded.requests} seed notes, ` +
+        `  server ${server.url} (pid ${server.pid}): ${seeded.description}, ` +
           `${options.load.warmupSeconds} s warm-up; ready after ${setupSeconds.toFixed(1)} s`,
       );
-      return new NotesSession(server, client, workload, unmeasured, setupSeconds);
+      return new LoadSession(server, client, workload, unmeasured, setupSeconds);
     } catch (error) {
       client.close();
       server.kill();
@@ -121,7 +160,6 @@ export class NotesSession {
     const machineBefore = await machineCpu();
     const before = await this.server.cpu();
     const client = this.#client;
-    const listedBefore = this.workload.listedItems.length;
     const from = monotonicMicros();
     const phase = await runOpenLoop({
       ratePerSecond,
@@ -143,7 +181,7 @@ export class NotesSession {
     const machine = busyCores(machineBefore, machineAfter);
     return {
       phase,
-      analysis: analysePhase(phase, NOTE_OPERATIONS),
+      analysis: analysePhase(phase, this.workload.operations),
       serverCpuShare,
       otherCpuCores:
         machine === undefined || serverCpuShare === undefined
@@ -151,7 +189,6 @@ export class NotesSession {
           : Math.max(0, machine - serverCpuShare - phase.generatorCpuShare),
       quietWaitSeconds,
       windowMicros: { from, to },
-      meanListedItems: mean(this.workload.listedItems.slice(listedBefore)),
     };
   }
 
@@ -178,15 +215,16 @@ export class NotesSession {
   }
 
   /** `requests` of each operation, one at a time: latency with no queueing anywhere. */
-  async serviceTime(requests: number): Promise<Record<NoteOperation, { latencies: number[]; errors: number }>> {
+  async serviceTime(requests: number): Promise<ServiceTime<OperationOf<Workload>>> {
+    const operations: readonly OperationOf<Workload>[] = this.workload.operations;
     const result = Object.fromEntries(
-      NOTE_OPERATIONS.map((operation) => [operation, { latencies: [] as number[], errors: 0 }]),
-    ) as Record<NoteOperation, { latencies: number[]; errors: number }>;
-    for (const operation of NOTE_OPERATIONS) {
+      operations.map((operation) => [operation, { latencies: [] as number[], errors: 0 }]),
+    ) as ServiceTime<OperationOf<Workload>>;
+    for (const operation of operations) {
       for (let index = 0; index < requests; index++) {
         const started = performance.now();
         const outcome = await this.workload.issueOperation(this.#client, operation);
-        const entry = result[outcome.operation as NoteOperation];
+        const entry = result[outcome.operation as OperationOf<Workload>];
         entry.latencies.push(performance.now() - started);
         if (outcome.status < 200 || outcome.status > 299) entry.errors += 1;
       }

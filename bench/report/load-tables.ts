@@ -1,0 +1,240 @@
+/**
+ * What every load scenario reports the same way: latency by operation across runs against its budget, the
+ * detail of each run, and what each operation costs. The scenarios add their own words around these.
+ */
+import { availableParallelism } from 'node:os';
+import type { BenchOptions } from '../bench-options.ts';
+import { measuredCosts, modelCostPerMillion } from '../cost-model.ts';
+import type { FixedRateRun } from '../load/fixed-rate-run.ts';
+import type { ReportSection } from '../scenario.ts';
+import { median, percentile } from '../stats.ts';
+import { bullets, dollars, fixed, ms, passFail, percent, table } from './markdown.ts';
+
+/** An operation as the report names and judges it. */
+export interface ReportedOperation {
+  /** The API's operationId (the key of the server's cost report). */
+  id: string;
+  /** What the reader sees ("create — POST /v1/notes"). */
+  label: string;
+  kind: 'read' | 'write';
+  p95BudgetMs: number;
+}
+
+/** Server process CPU (all threads, unprofiled) per request of a fixed-rate run, ms. */
+export const cpuPerRequest = (run: FixedRateRun): number =>
+  run.serverCpuShare === undefined ? Number.NaN : (run.serverCpuShare * 1000) / run.analysis.achievedRatePerSecond;
+
+/** Per operation: the median across runs of each run's p50 / p95 / p99. */
+export const medianOfRuns = (runs: readonly FixedRateRun[], operation: string) => {
+  const figures = runs.map((run) => run.analysis.byOperation[operation]);
+  const pick = (key: 'p50' | 'p95' | 'p99') => median(figures.map((figure) => figure?.[key] ?? Number.NaN));
+  return {
+    count: figures.reduce((total, figure) => total + (figure?.count ?? 0), 0),
+    p50: pick('p50'),
+    p95: pick('p95'),
+    p99: pick('p99'),
+    worstP95: Math.max(...figures.map((figure) => figure?.p95 ?? Number.NaN)),
+  };
+};
+
+export const pooled = <Run extends FixedRateRun>(
+  runs: readonly Run[],
+  pick: (run: Run) => number[] | undefined,
+): number[] => runs.flatMap((run) => pick(run) ?? []);
+
+export const totalErrors = (runs: readonly FixedRateRun[]): number =>
+  runs.reduce((total, run) => total + run.analysis.errors, 0);
+
+const errorKinds = (errors: Record<string, number>): string =>
+  Object.keys(errors).length === 0
+    ? 'none'
+    : Object.entries(errors)
+        .map(([kind, count]) => `${kind} × ${count}`)
+        .join(', ');
+
+/** Latency by operation, median across runs, against each operation's budget. */
+export const latencyTable = (runs: readonly FixedRateRun[], operations: readonly ReportedOperation[]): string =>
+  table(
+    [
+      'Operation',
+      'Kind',
+      'Requests',
+      'p50 ms',
+      'p95 ms',
+      'p99 ms',
+      'Worst-run p95',
+      'p95 budget',
+      'Result',
+      'Server handler p50 / p95 ms',
+    ],
+    operations.map((operation) => {
+      const figures = medianOfRuns(runs, operation.id);
+      const handler = pooled(runs, (run) => run.handlerUnderLoad[operation.id]);
+      return [
+        operation.label,
+        operation.kind,
+        figures.count,
+        ms(figures.p50),
+        ms(figures.p95),
+        ms(figures.p99),
+        ms(figures.worstP95),
+        `≤ ${operation.p95BudgetMs}`,
+        passFail(figures.p95 <= operation.p95BudgetMs),
+        `${ms(percentile(handler, 50))} / ${ms(percentile(handler, 95))}`,
+      ];
+    }),
+    ['left', 'left'],
+  );
+
+/** The paragraph under the latency table: errors, throughput, server CPU and other load, run by run. */
+export const runsSummary = (runs: readonly FixedRateRun[], ratePerSecond: number): string => {
+  const allErrors: Record<string, number> = {};
+  for (const run of runs)
+    for (const [kind, count] of Object.entries(run.analysis.errorsByKind))
+      allErrors[kind] = (allErrors[kind] ?? 0) + count;
+  return (
+    `Errors: **${totalErrors(runs)}** (${errorKinds(allErrors)}). Achieved throughput per run: ` +
+    `${runs.map((run) => `${run.analysis.achievedRatePerSecond.toFixed(1)}/s`).join(', ')} of ${ratePerSecond}/s offered; ` +
+    `server process CPU per run: ${runs.map((run) => percent(run.serverCpuShare)).join(', ')} of one core; ` +
+    `other load on the machine (other processes, hypervisor steal) kept ${runs.map((run) => fixed(run.otherCpuCores)).join(', ')} of its ` +
+    `${availableParallelism()} cores busy.`
+  );
+};
+
+/**
+ * "N runs × D s at R arrivals/s (open loop), each on a fresh server; P principals over T tenants": how a load
+ * section's opening sentence starts.
+ */
+export const runsIntro = (options: BenchOptions, runs: readonly FixedRateRun[]): string =>
+  `${runs.length} run${runs.length === 1 ? '' : 's'} × ${options.load.durationSeconds} s at ${options.load.ratePerSecond} arrivals/s (open loop), each on a fresh server; ` +
+  `${options.workload.principals} principals over ${options.workload.tenants} tenants`;
+
+/** Each run in turn: its verdict, its figures by operation, how the machine and the generator fared, and `moreFacts`. */
+export const perRunSection = <Run extends FixedRateRun>(
+  title: string,
+  runs: readonly Run[],
+  operations: readonly string[],
+  moreFacts: (run: Run) => string,
+): ReportSection => ({ title, body: runs.map((run) => runDetail(run, operations, moreFacts(run))).join('\n\n') });
+
+const runDetail = (run: FixedRateRun, operations: readonly string[], moreFacts: string): string => {
+  const rows = operations.map((operation) => {
+    const figures = run.analysis.byOperation[operation];
+    return [
+      operation,
+      figures?.count ?? 0,
+      ms(figures?.p50),
+      ms(figures?.p95),
+      ms(figures?.p99),
+      ms(figures?.max),
+      figures?.errors ?? 0,
+    ];
+  });
+  const { analysis } = run;
+  return [
+    `### Run ${run.index + 1} — ${run.verdict.held ? 'within budget' : `outside budget (${run.verdict.reasons.join('; ')})`}`,
+    '',
+    table(['Operation', 'Requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'Errors'], rows),
+    '',
+    bullets([
+      `Achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s (${analysis.completed} of ${analysis.scheduled} answered); errors ${analysis.errors} (${errorKinds(analysis.errorsByKind)})`,
+      `Server process CPU ${percent(run.serverCpuShare)} of one core; other load ${fixed(run.otherCpuCores)} cores (after waiting ${run.quietWaitSeconds.toFixed(0)} s for a quiet machine); load generator CPU ${percent(analysis.generatorCpuShare)}, ` +
+        `event-loop delay p99 ${ms(analysis.generatorLoopDelayP99)} ms, send lag p99 ${ms(analysis.sendLagP99)} ms (max ${ms(analysis.sendLagMax)} ms)`,
+      moreFacts,
+    ]),
+  ].join('\n');
+};
+
+export const COST_MEASUREMENT_NOTE =
+  'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
+  'included — the same operations, so the averages hold): DynamoDB requests, the capacity units DynamoDB reported ' +
+  '(`ReturnConsumedCapacity: TOTAL`), and key operations (each one is a KMS call in AWS when nothing is cached: ' +
+  'GenerateDataKey on a write, Decrypt on a read).';
+
+export const LAMBDA_DURATION_NOTE =
+  'Lambda duration is the local handler p50 measured one request at a time (a Lambda sandbox serves one request at a time, so ' +
+  'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
+  'an embedded engine over loopback and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
+  'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.';
+
+export const KMS_CACHE_NOTE =
+  'KMS calls are the key operations the server actually made. Both backends cache decrypted payloads by ciphertext digest and ' +
+  'exact encryption context (`CachingContentCipher`), so a record read again costs no second Decrypt. The local server is one ' +
+  'process that sees every request; in AWS each warm function has its own cache and sees a share of the traffic, so more reads ' +
+  'miss there: for reads the KMS column is a lower bound, and one Decrypt per returned record (see the page size) the upper.';
+
+/**
+ * What each operation consumed (from the server's cost reports) and what that costs in AWS, US dollars per
+ * million operations, as two Markdown tables; `totals` holds each operation's modelled total.
+ */
+export const costTables = (runs: readonly FixedRateRun[], operations: readonly string[]) => {
+  const measured = measuredCosts(
+    runs.map((run) => run.costReport),
+    operations,
+    (operation) => pooled(runs, (run) => run.handlerAlone[operation]),
+  );
+  const totals: Record<string, number> = {};
+  const modelRows = measured.map((cost) => {
+    const model = modelCostPerMillion(cost);
+    totals[cost.operationId] = model.total;
+    return [
+      cost.operationId,
+      model.billedMilliseconds,
+      dollars(model.apiGateway),
+      dollars(model.lambdaRequests),
+      dollars(model.lambdaDuration),
+      dollars(model.dynamoDb),
+      dollars(model.kms),
+      `**${dollars(model.total)}**`,
+    ];
+  });
+  return {
+    measured,
+    totals,
+    measuredTable: table(
+      [
+        'Operation',
+        'Requests',
+        'DynamoDB requests / op',
+        'Read units / op',
+        'Write units / op',
+        'KMS calls / op',
+        'Handler p50 under load ms',
+        'Handler p50 alone ms',
+      ],
+      measured.map((cost) => [
+        cost.operationId,
+        cost.requests,
+        fixed(cost.storageRequestsPerOperation),
+        fixed(cost.readUnitsPerOperation),
+        fixed(cost.writeUnitsPerOperation),
+        fixed(cost.keyOperationsPerOperation),
+        ms(
+          percentile(
+            pooled(runs, (run) => run.handlerUnderLoad[cost.operationId]),
+            50,
+          ),
+        ),
+        ms(cost.handlerP50Milliseconds),
+      ]),
+    ),
+    modelTable: table(
+      ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
+      modelRows,
+    ),
+  };
+};
+
+/** A run's figures for `history.jsonl`: counts and medians instead of every sample. */
+export const rawRun = ({ costReport, handlerUnderLoad, handlerAlone, serviceTime, ...run }: FixedRateRun) => ({
+  ...run,
+  costs: Object.fromEntries(
+    Object.entries(costReport).map(([operation, { handlerMilliseconds: _, ...counts }]) => [operation, counts]),
+  ),
+  handlerP50UnderLoad: mapValues(handlerUnderLoad, (values) => percentile(values, 50)),
+  handlerP50Alone: mapValues(handlerAlone, (values) => percentile(values, 50)),
+  serviceTimeP50: mapValues(serviceTime, (entry) => percentile(entry.latencies, 50)),
+});
+
+const mapValues = <T, R>(record: Record<string, T>, map: (value: T) => R): Record<string, R> =>
+  Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));

@@ -1,0 +1,187 @@
+/** The learning-load scenario's figures as report sections, headline figures and method notes. */
+import type { BenchOptions } from '../bench-options.ts';
+import { PRICE_NOTES } from '../cost-model.ts';
+import type { FixedRateRun } from '../load/fixed-rate-run.ts';
+import {
+  AGENTS,
+  APPEND_SHARE,
+  EVENTS_PER_SESSION,
+  LEARNING_OPERATIONS,
+  type LearningObservation,
+  type LearningOperation,
+  ORGANISATION_GUARDRAILS,
+  SESSIONS_PER_PRINCIPAL,
+  SIGNAL_KEYS,
+  SIGNAL_SHARE,
+  STATEMENT_SHARE,
+} from '../load/learning-workload.ts';
+import type { LatencyBudget } from '../load/phase-analysis.ts';
+import {
+  COST_MEASUREMENT_NOTE,
+  costTables,
+  cpuPerRequest,
+  LAMBDA_DURATION_NOTE,
+  latencyTable,
+  medianOfRuns,
+  perRunSection,
+  type ReportedOperation,
+  rawRun,
+  runsIntro,
+  runsSummary,
+  totalErrors,
+} from '../report/load-tables.ts';
+import { bullets, dollars, fixed, ms, percent } from '../report/markdown.ts';
+import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
+import { median } from '../stats.ts';
+import { MINIMUM_ACHIEVED_SHARE, READ_P95_BUDGET_MS, WRITE_P95_BUDGET_MS } from './notes-budget.ts';
+
+export interface LearningRun extends FixedRateRun<LearningOperation> {
+  /** Per response of the measured phase, on average: what appends touched and applied views held. */
+  observed: Record<LearningObservation, number>;
+}
+
+/** The issue's acceptance criterion, DESIGN.md §11's budgets: append p95 ≤ 60 ms, applied view p95 ≤ 40 ms. */
+const REPORTED: readonly (ReportedOperation & { name: string })[] = [
+  {
+    id: 'appendSessionEvent',
+    name: 'append',
+    label: 'append — POST /v1/sessions/{sessionId}/events',
+    kind: 'write',
+    p95BudgetMs: WRITE_P95_BUDGET_MS,
+  },
+  {
+    id: 'getAppliedMemory',
+    name: 'applied view',
+    label: 'applied view — GET /v1/applied?agent=…',
+    kind: 'read',
+    p95BudgetMs: READ_P95_BUDGET_MS,
+  },
+];
+
+export const LEARNING_BUDGET: LatencyBudget = {
+  p95ByOperation: Object.fromEntries(REPORTED.map((operation) => [operation.id, operation.p95BudgetMs])),
+  minimumAchievedShare: MINIMUM_ACHIEVED_SHARE,
+};
+
+const share = (fraction: number): string => `${Math.round(fraction * 100)}%`;
+
+/** What the responses held, per run or as the median across runs. */
+const responsesText = (observed: (name: LearningObservation) => number): string =>
+  `an append touched ${fixed(observed('beliefsTouched'))} beliefs (${fixed(observed('matureBeliefs'))} of them mature, ` +
+  `${fixed(observed('withheld'))} candidates withheld); an applied view held ${fixed(observed('appliedValues'), 1)} values ` +
+  `and ${fixed(observed('clamps'))} clamps`;
+
+const loadSection = (options: BenchOptions, runs: readonly LearningRun[]): ReportSection => {
+  const { ratePerSecond } = options.load;
+  return {
+    title: `Learned memory at ${ratePerSecond}/s`,
+    body: [
+      `${runsIntro(options, runs)}; mix append ${share(APPEND_SHARE)} / applied view ${share(1 - APPEND_SHARE)}. ` +
+        `Of the appends, ${share(SIGNAL_SHARE)} are behavioural signals (${SIGNAL_KEYS.length} recurring preference keys with 2–3 values each), ` +
+        `${share(STATEMENT_SHARE)} structured profile statements and ${share(1 - SIGNAL_SHARE - STATEMENT_SHARE)} free-text messages. ` +
+        'Draft and merge run inside the append request: its latency includes extracting the candidate rules and merging each into ' +
+        'its belief. Latency is client-side, from the scheduled arrival to the last byte of the response; percentiles are the median ' +
+        `across runs of each run's figure.`,
+      '',
+      latencyTable(runs, REPORTED),
+      '',
+      runsSummary(runs, ratePerSecond),
+      '',
+      `Responses (median across runs of each run's mean): ${responsesText((name) => median(runs.map((run) => run.observed[name])))}.`,
+    ].join('\n'),
+  };
+};
+
+const costSection = (runs: readonly LearningRun[]): { section: ReportSection; totals: Record<string, number> } => {
+  const { measured, measuredTable, modelTable, totals } = costTables(runs, LEARNING_OPERATIONS);
+  const [append, applied] = measured;
+  return {
+    totals,
+    section: {
+      title: 'Learned memory — cost per operation',
+      body: [
+        COST_MEASUREMENT_NOTE,
+        '',
+        measuredTable,
+        '',
+        'An append writes several items. It stores the event (encrypted: a revision item that carries the outbox entry, then its ' +
+          'head item) and folds each candidate rule the extractors draft into its belief: it reads the belief, then writes the next ' +
+          'revision and moves the head. A signal or a structured statement drafts one candidate, a message none; the first write to ' +
+          'a partition (a new session, a new agent) also enters it in the namespace directory, once per process. Measured: ' +
+          `**${fixed(append?.storageRequestsPerOperation)} DynamoDB requests, ${fixed(append?.writeUnitsPerOperation)} write units ` +
+          `and ${fixed(append?.keyOperationsPerOperation)} KMS calls per append** (${fixed(append?.readUnitsPerOperation)} read units). ` +
+          'A write unit covers 1 KB, and an encrypted item with its envelope (and, on a revision, the outbox entry) is larger, as for a ' +
+          'note; the KMS calls are a data key for each record encrypted (the event, the belief) and a Decrypt when the belief read is ' +
+          "not in the cache. The applied view reads the mature beliefs of three partitions (profile, preferences, the agent's own " +
+          "preferences) and the organisation's guardrails, and writes an audit entry the first time in a day a caller is served a " +
+          `given clamp: ${fixed(applied?.storageRequestsPerOperation)} DynamoDB requests and ${fixed(applied?.keyOperationsPerOperation)} ` +
+          'KMS calls (Decrypts of belief revisions not in the cache) per view.',
+        '',
+        'Modelled AWS cost, **US dollars per million operations**, with the same model and prices as the notes:',
+        '',
+        modelTable,
+        '',
+        bullets([...PRICE_NOTES, LAMBDA_DURATION_NOTE]),
+      ].join('\n'),
+    },
+  };
+};
+
+const methodNotes = (options: BenchOptions): string[] => [
+  'Learned memory: each principal favours its own keys, values and agent (weights 1, 1/2, 1/3, … over a ranking rotated by ' +
+    `principal) and moves to the next of its ${SESSIONS_PER_PRINCIPAL} sessions every ${EVENTS_PER_SESSION} events, so beliefs are ` +
+    'confirmed across sessions, compete between values and mature (by default 3 confirmations from 2 sessions). Signals name one ' +
+    `of ${AGENTS.length} agents (${AGENTS.join(', ')}); applied views ask for one, drawn the same way. Appends carry no Idempotency-Key.`,
+  "Before each learned-memory run, each tenant's organisation admin sets guardrails on " +
+    `${Object.keys(ORGANISATION_GUARDRAILS)
+      .map((key) => `\`${key}\``)
+      .join(' and ')} (an enum without "long", a range of 1–20), so values the signals teach are clamped; then every ` +
+    'principal is seeded (8 principals at a time) with 8 events: its two favourite keys signalled three times over two sessions ' +
+    '(mature), a third once (provisional) and a declared time zone (mature at once). ' +
+    `Then ${options.load.warmupSeconds} s of unmeasured traffic at the same rate.`,
+  'Draft and merge are synchronous: inside the append request the deterministic extractors draft candidate rules from the event, ' +
+    'each is screened for personal identifiers and secrets, then merged into its belief with a write conditional on the revision ' +
+    'it was computed from (in one process the merges of one belief queue up; a write lost to another process re-reads and merges ' +
+    'again). The belief synthesis workflow (daily) does not run during the measured phase.',
+];
+
+export const learningLoadReport = (options: BenchOptions, runs: readonly LearningRun[]): ScenarioResult => {
+  const { ratePerSecond } = options.load;
+  const cost = costSection(runs);
+  const headline: HeadlineFigure[] = REPORTED.map((operation) => {
+    const { p95 } = medianOfRuns(runs, operation.id);
+    return {
+      label: `Learned memory: ${operation.name} p95 at ${ratePerSecond}/s (≤ ${operation.p95BudgetMs} ms)`,
+      value: `${ms(p95)} ms`,
+      pass: p95 <= operation.p95BudgetMs,
+    };
+  });
+  const errors = totalErrors(runs);
+  headline.push(
+    { label: `Learned memory: errors at ${ratePerSecond}/s (all runs)`, value: String(errors), pass: errors === 0 },
+    {
+      label: `Learned memory: server process CPU at ${ratePerSecond}/s (share of a core; per request)`,
+      value: `${percent(median(runs.map((run) => run.serverCpuShare ?? Number.NaN)))}; ${ms(median(runs.map(cpuPerRequest)))} ms`,
+    },
+    ...REPORTED.map((operation) => ({
+      label: `${operation.id} modelled AWS cost`,
+      value: `${dollars(cost.totals[operation.id])} per million`,
+    })),
+  );
+  return {
+    sections: [
+      loadSection(options, runs),
+      perRunSection(
+        'Learned memory — per-run detail',
+        runs,
+        LEARNING_OPERATIONS,
+        (run) =>
+          `Responses: ${responsesText((name) => run.observed[name])}; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s`,
+      ),
+      cost.section,
+    ],
+    headline,
+    methodNotes: methodNotes(options),
+    raw: { runs: runs.map(rawRun) },
+  };
+};
