@@ -106,6 +106,7 @@ export class BeliefsService {
   readonly #deps: BeliefsServiceDependencies;
   readonly #backoff: (attempt: number) => Promise<void>;
   readonly #queue = new KeyedQueue();
+  readonly #written = new RecentlyWritten();
 
   constructor(deps: BeliefsServiceDependencies) {
     this.#deps = deps;
@@ -299,10 +300,14 @@ export class BeliefsService {
     const { namespace, id } = target;
     const agent = target.candidates[0]?.agent;
     const settings = this.#deps.learning(agent);
+    const cacheKey = `${namespace.key}#${id}`;
     for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const head = await this.#deps.store.getHead(namespace, id);
+      // What this process wrote last saves a read; if someone wrote since, the append below conflicts and the
+      // next attempt reads the store.
+      const cached = attempt === 0 ? this.#written.get(cacheKey, this.#deps.clock.now()) : undefined;
+      const head = cached?.revision ?? (await this.#deps.store.getHead(namespace, id));
       const live = head?.status === 'active' ? head : undefined;
-      const current = live ? Belief.parse(live.content) : undefined;
+      const current = cached?.belief ?? (live ? Belief.parse(live.content) : undefined);
       const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
       if (forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at))
         return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
@@ -331,10 +336,13 @@ export class BeliefsService {
           revision,
           recordEventOf(revision, live ? 'record.revised' : 'record.created', this.#deps.ids.next()),
         );
+        this.#written.set(cacheKey, { revision, belief: evaluated }, now);
         return this.#viewOf(revision, evaluated);
       } catch (error) {
+        this.#written.delete(cacheKey);
         if (!(error instanceof RevisionConflictError)) throw error;
-        await this.#backoff(attempt);
+        // A conflict met on a cached head is not contention, just news: read again at once.
+        if (cached === undefined) await this.#backoff(attempt);
       }
     }
     throw new ServiceUnavailableError('Learned memory is too busy to take this observation now; retry it');
@@ -426,6 +434,35 @@ export class BeliefsService {
       createdAt: revision.createdAt,
       updatedAt: revision.updatedAt,
     };
+  }
+}
+
+/** How long this process trusts the belief revision it wrote last as the head; see `#mergeRetrying`. */
+const WRITTEN_TTL_MS = 60_000;
+const WRITTEN_CAPACITY = 10_000;
+
+interface WrittenBelief {
+  readonly revision: RecordRevision;
+  readonly belief: Belief;
+}
+
+/** The last revision this process wrote per belief, for a while: a hint, never a source of truth. */
+class RecentlyWritten {
+  readonly #entries = new Map<string, WrittenBelief & { readonly at: number }>();
+
+  get(key: string, now: Date): WrittenBelief | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined || now.getTime() - entry.at > WRITTEN_TTL_MS) return undefined;
+    return entry;
+  }
+
+  set(key: string, written: WrittenBelief, now: Date): void {
+    if (this.#entries.size >= WRITTEN_CAPACITY) this.#entries.clear();
+    this.#entries.set(key, { ...written, at: now.getTime() });
+  }
+
+  delete(key: string): void {
+    this.#entries.delete(key);
   }
 }
 

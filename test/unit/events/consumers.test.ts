@@ -104,5 +104,16 @@ describe('Event consumers', () => {
       expect(JSON.stringify(items)).not.toMatch(/private words|t\/acme/);
       expect((await trail.list('globex', { limit: 10 })).items).toEqual([]);
     });
+
+    it('leaves session events (short-term input) out of the trail, one by one', async () => {
+      const trail = new InMemoryAuditTrail();
+      const consumer = new AuditConsumer({ trail });
+      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('session-events', { session: 's1' });
+
+      const outcome = await consumer.consume(eventOf(revisionOf(session, newRecordId(), 1)));
+
+      expect(outcome).toBe('ignored');
+      expect((await trail.list('acme', { limit: 10 })).items).toEqual([]);
+    });
   });
 });
