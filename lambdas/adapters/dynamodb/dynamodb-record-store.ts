@@ -31,6 +31,7 @@ import { MemoryTableSchema, ttlAttribute } from './memory-table.ts';
 
 type Item = Record<string, AttributeValue>;
 
+const PROJECTED_MEMO_CAPACITY = 10_000;
 const revisionSortKey = (id: string, revision: number): string => `R#${id}#${String(revision).padStart(10, '0')}`;
 const headSortKey = (id: string): string => `H#${id}`;
 /** Pages through a filtered query are refilled at most this many times before a partial page is returned. */
@@ -60,6 +61,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   /** Namespaces this process already wrote to the directory: one conditional put per namespace per process. */
   readonly #known = new Set<string>();
   readonly #resolved = new Map<string, NamespaceEntry>();
+  /** Head revisions this process projected, by namespace key and record id (bounded; see projectedRevision). */
+  readonly #projectedHere = new Map<string, number>();
   readonly #onCommitted: ((entry: OutboxEntry) => void) | undefined;
   readonly #client: DynamoDBClient;
   readonly #table: string;
@@ -195,6 +198,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async purge(namespace: Namespace, id: string): Promise<number> {
+    this.#projectedHere.delete(`${namespace.key}\u0000${id}`);
     const sortKeys: string[] = [];
     let position: string | undefined;
     do {
@@ -286,6 +290,10 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async projectedRevision(namespace: Namespace, id: string): Promise<number | undefined> {
+    // Heads only move forward (until a purge, which forgets the memo): a revision this process projected is
+    // a lower bound of the projected one, and enough for the head consumer's usual question.
+    const projectedHere = this.#projectedHere.get(`${namespace.key}\u0000${id}`);
+    if (projectedHere !== undefined) return projectedHere;
     const output = await this.#send('GetItem', () =>
       this.#client.send(
         new GetItemCommand({
@@ -344,6 +352,12 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     }
   }
 
+  #rememberProjected(namespaceKey: string, id: string, revision: number): void {
+    if (this.#projectedHere.size >= PROJECTED_MEMO_CAPACITY) this.#projectedHere.clear();
+    const key = `${namespaceKey}\u0000${id}`;
+    this.#projectedHere.set(key, Math.max(revision, this.#projectedHere.get(key) ?? 0));
+  }
+
   /** Forward-only: the head item is replaced only by a greater revision, so replays and races are harmless. */
   async #projectItem(item: Item, revision: number): Promise<boolean> {
     const head: Item = { ...item, sk: { S: headSortKey(item.recordId?.S ?? '') } };
@@ -359,6 +373,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
           }),
         ),
       );
+      this.#rememberProjected(head.pk?.S ?? '', item.recordId?.S ?? '', revision);
       return true;
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return false;

@@ -437,8 +437,12 @@ export class BeliefsService {
   }
 }
 
-/** How long this process trusts the belief revision it wrote last as the head; see `#mergeRetrying`. */
-const WRITTEN_TTL_MS = 60_000;
+/**
+ * How long this process takes the belief revision it wrote last for the head; see `#mergeRetrying`. The
+ * conditional append makes any age safe (a stale guess costs one conflict and a read); the bound only keeps
+ * a record that expired and was purged meanwhile from being continued.
+ */
+const WRITTEN_TTL_MS = 15 * 60_000;
 const WRITTEN_CAPACITY = 10_000;
 
 interface WrittenBelief {
