@@ -296,10 +296,12 @@ describe('API: learned memory over real HTTP', () => {
       const events = (await frank.events('s1')).body.items;
       expect(events.map((event) => event.id)).toEqual([clean.body.event.id]);
 
-      // Assess: the trail has the refusals and the clean event's records, and no sensitive content
+      // Assess: the trail has the refusals and the belief the clean signal taught (session events themselves are
+      // not audited one by one), and no sensitive content
+      const learned = clean.body.beliefs[0]?.id;
       const trail = await eventually(async () => {
         const items = (await api.request<Page<AuditEntry>>('GET', '/v1/audit?limit=100', { token: admin })).body.items;
-        const relayed = items.some((entry) => entry.recordId === clean.body.event.id);
+        const relayed = items.some((entry) => entry.recordId === learned);
         return relayed && items.filter((entry) => entry.decision === 'refused').length === 4 ? items : undefined;
       });
       expect(trail.filter((entry) => entry.decision === 'refused')).toEqual(

@@ -309,7 +309,13 @@ export class BeliefsService {
       const live = head?.status === 'active' ? head : undefined;
       const current = cached?.belief ?? (live ? Belief.parse(live.content) : undefined);
       const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
-      if (forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at))
+      const predatesForgetting = forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at);
+      if (cached !== undefined && predatesForgetting) {
+        // Answering without a write must not rest on a guess: read the store.
+        this.#written.delete(cacheKey);
+        continue;
+      }
+      if (predatesForgetting)
         return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
       // The first candidate to teach a key sets its cardinality; later ones (a correction, feedback) conform.
       const conforming = target.candidates.map((candidate) =>
@@ -321,9 +327,15 @@ export class BeliefsService {
         (belief, candidate) => mergeObservation(belief, candidate, observation, settings),
         current,
       ) as Belief;
-      // The event is already folded in (a retried request): nothing to write, and nothing lost.
-      if (live && current && merged === current)
+      // The event is already folded in (a retried request): nothing to write, and nothing lost — as the store
+      // says, not the guess (the belief may have been forgotten since).
+      if (live && current && merged === current) {
+        if (cached !== undefined) {
+          this.#written.delete(cacheKey);
+          continue;
+        }
         return this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
+      }
       const now = this.#deps.clock.now();
       const evaluated = evaluateBelief(
         current === undefined && forgotten !== undefined ? { ...merged, forgotten } : merged,
