@@ -23,6 +23,8 @@ export interface CeilingOptions {
   maxSteps: number;
   /** Bisection steps between the last rate that held and the first that did not. */
   refineSteps: number;
+  /** Bisection rates are rounded to a multiple of this. */
+  refineResolutionPerSecond: number;
   /** Stop climbing once the ceiling search has used this much time. */
   timeBudgetSeconds: number;
 }
@@ -44,7 +46,10 @@ export interface BenchOptions {
   scenarios: readonly string[] | undefined;
   workload: WorkloadOptions;
   load: LoadPhaseOptions;
+  /** The notes-load ceiling search. */
   ceiling: CeilingOptions;
+  /** The learning-load ceiling search: its workload saturates this machine well below the notes rates. */
+  learningCeiling: CeilingOptions;
   /** Fresh-process imports per bundle. */
   coldInitRuns: number;
   /** Requests still unanswered this long after the last arrival count as errors (timeout). */
@@ -77,7 +82,17 @@ export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios'> = {
     stepSeconds: 15,
     maxSteps: 12,
     refineSteps: 3,
+    refineResolutionPerSecond: 10,
     timeBudgetSeconds: 160,
+  },
+  learningCeiling: {
+    startRatePerSecond: 30,
+    stepRatePerSecond: 15,
+    stepSeconds: 15,
+    maxSteps: 10,
+    refineSteps: 2,
+    refineResolutionPerSecond: 5,
+    timeBudgetSeconds: 180,
   },
   coldInitRuns: 7,
   drainTimeoutMs: 15_000,
@@ -100,7 +115,17 @@ export const QUICK: Omit<BenchOptions, 'reportPath' | 'scenarios'> = {
     stepSeconds: 5,
     maxSteps: 3,
     refineSteps: 1,
+    refineResolutionPerSecond: 10,
     timeBudgetSeconds: 30,
+  },
+  learningCeiling: {
+    startRatePerSecond: 30,
+    stepRatePerSecond: 15,
+    stepSeconds: 5,
+    maxSteps: 4,
+    refineSteps: 1,
+    refineResolutionPerSecond: 5,
+    timeBudgetSeconds: 40,
   },
   coldInitRuns: 3,
   drainTimeoutMs: 5_000,

@@ -3,12 +3,13 @@
  * detail of each run, and what each operation costs. The scenarios add their own words around these.
  */
 import { availableParallelism } from 'node:os';
-import type { BenchOptions } from '../bench-options.ts';
+import type { BenchOptions, CeilingOptions } from '../bench-options.ts';
 import { measuredCosts, modelCostPerMillion } from '../cost-model.ts';
+import type { CeilingResult, CeilingStep } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import type { ReportSection } from '../scenario.ts';
 import { median, percentile } from '../stats.ts';
-import { bullets, dollars, fixed, ms, passFail, percent, table } from './markdown.ts';
+import { type Align, bullets, type Cell, dollars, fixed, ms, passFail, percent, table } from './markdown.ts';
 
 /** An operation as the report names and judges it. */
 export interface ReportedOperation {
@@ -143,6 +144,62 @@ const runDetail = (run: FixedRateRun, operations: readonly string[], moreFacts: 
       moreFacts,
     ]),
   ].join('\n');
+};
+
+/** How a ceiling search went, for a section's opening paragraph; `budget` names the p95 budgets ("reads ≤ 40 ms, …"). */
+export const ceilingProcedure = (ceiling: CeilingOptions, budget: string, minimumAchievedShare: number): string =>
+  `One fresh server, seeded and warmed up, then ${ceiling.stepSeconds} s steps from ${ceiling.startRatePerSecond}/s ` +
+  `up by ${ceiling.stepRatePerSecond}/s until one does not hold, then up to ${ceiling.refineSteps} bisection step(s) ` +
+  `between the last rate that held (or 0) and the first that did not. A step holds when every p95 is within budget ` +
+  `(${budget}), there are no errors and achieved throughput is ≥ ${minimumAchievedShare * 100}% of offered. ` +
+  'A step that fails while other load takes more than half a core is run once more and the first attempt marked ' +
+  'discarded. Steps are listed in the order they ran.';
+
+/** The outcome of a ceiling search: "240/s (360/s did not hold)". */
+export const ceilingText = (result: CeilingResult): string => {
+  if (result.lowestFailed === undefined) return `≥ ${result.sustainable}/s (the search stopped before any rate failed)`;
+  if (result.sustainable === 0) return `below ${result.lowestFailed}/s (no rate tried held)`;
+  return `${result.sustainable}/s (${result.lowestFailed}/s did not hold)`;
+};
+
+/** A column a scenario adds to the ceiling table (after the p95s). */
+export interface CeilingColumn<Step extends CeilingStep> {
+  header: string;
+  cell: (step: Step) => Cell;
+}
+
+/** Each ceiling step in the order it ran: offered and achieved rate, errors, p95 by operation, CPU and verdict. */
+export const ceilingTable = <Step extends CeilingStep>(
+  steps: readonly Step[],
+  operations: readonly string[],
+  columns: readonly CeilingColumn<Step>[] = [],
+): string => {
+  const headers = [
+    'Offered /s',
+    'Achieved /s',
+    'Errors',
+    ...operations.map((operation) => `${operation} p95 ms`),
+    ...columns.map((column) => column.header),
+    'Server CPU',
+    'Other load (cores)',
+    'Held',
+  ];
+  const rows = steps.map((step) => [
+    step.ratePerSecond,
+    step.analysis.achievedRatePerSecond.toFixed(1),
+    step.analysis.errors,
+    ...operations.map((operation) => ms(step.analysis.byOperation[operation]?.p95)),
+    ...columns.map((column) => column.cell(step)),
+    percent(step.serverCpuShare),
+    fixed(step.otherCpuCores),
+    step.discarded
+      ? `discarded, machine busy (${step.verdict.reasons.join('; ')}); run again`
+      : step.verdict.held
+        ? 'held'
+        : `no — ${step.verdict.reasons.join('; ')}`,
+  ]);
+  const align: Align[] = headers.map((_, index) => (index === headers.length - 1 ? 'left' : 'right'));
+  return table(headers, rows, align);
 };
 
 export const COST_MEASUREMENT_NOTE =

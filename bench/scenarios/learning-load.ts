@@ -1,8 +1,10 @@
 /**
  * Learned memory under load: session events appended (draft and merge inside the request) and applied views
- * read, mixed at a fixed arrival rate against the local server; independent runs, each on a fresh server.
+ * read, mixed at a fixed arrival rate against the local server (independent runs, each on a fresh server),
+ * then the throughput ceiling: the highest rate at which the learning budgets still hold.
  */
 import type { BenchOptions } from '../bench-options.ts';
+import { findCeiling } from '../load/ceiling-search.ts';
 import { runFixedRates } from '../load/fixed-rate-run.ts';
 import { mintOrgAdmins } from '../load/identities.ts';
 import { type LearningObservation, LearningWorkload } from '../load/learning-workload.ts';
@@ -24,15 +26,16 @@ export const learningLoadScenario: Scenario = {
   run: (options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> =>
     withSessionSetup(options, log, async (setup) => {
       const admins = await mintOrgAdmins(setup.issuerTemplate, options.workload.tenants);
+      const openSession = (seedOffset: number, warmupRate: number) =>
+        LoadSession.open(
+          setup,
+          new LearningWorkload(setup.identities, admins, options.workload, seedOffset),
+          warmupRate,
+        );
       const runs = await runFixedRates(setup, {
         name: 'learning-load',
         budget: LEARNING_BUDGET,
-        open: (index) =>
-          LoadSession.open(
-            setup,
-            new LearningWorkload(setup.identities, admins, options.workload, index),
-            options.load.ratePerSecond,
-          ),
+        open: (index) => openSession(index, options.load.ratePerSecond),
         complete: (run, measured): LearningRun => ({
           ...run,
           observed: Object.fromEntries(
@@ -40,6 +43,14 @@ export const learningLoadScenario: Scenario = {
           ) as Record<LearningObservation, number>,
         }),
       });
-      return learningLoadReport(options, runs);
+      // One fresh server seeded like the runs (a server per step would spend most of the budget seeding).
+      const ceiling = await findCeiling(setup, {
+        name: 'learning-load',
+        budget: LEARNING_BUDGET,
+        ceiling: options.learningCeiling,
+        open: (warmupRate) => openSession(100, warmupRate),
+        figures: () => ({}),
+      });
+      return learningLoadReport(options, runs, ceiling);
     }),
 };

@@ -1,6 +1,7 @@
 /** The learning-load scenario's figures as report sections, headline figures and method notes. */
 import type { BenchOptions } from '../bench-options.ts';
 import { PRICE_NOTES } from '../cost-model.ts';
+import type { CeilingResult } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import {
   AGENTS,
@@ -18,6 +19,9 @@ import {
 import type { LatencyBudget } from '../load/phase-analysis.ts';
 import {
   COST_MEASUREMENT_NOTE,
+  ceilingProcedure,
+  ceilingTable,
+  ceilingText,
   costTables,
   cpuPerRequest,
   LAMBDA_DURATION_NOTE,
@@ -92,6 +96,21 @@ const loadSection = (options: BenchOptions, runs: readonly LearningRun[]): Repor
   };
 };
 
+const ceilingSection = (options: BenchOptions, result: CeilingResult): ReportSection => ({
+  title: 'Learned memory — throughput ceiling',
+  body: [
+    ceilingProcedure(
+      options.learningCeiling,
+      REPORTED.map((operation) => `${operation.name} ≤ ${operation.p95BudgetMs} ms`).join(', '),
+      MINIMUM_ACHIEVED_SHARE,
+    ),
+    '',
+    `Highest sustainable rate: **${ceilingText(result)}**.`,
+    '',
+    ceilingTable(result.steps, LEARNING_OPERATIONS),
+  ].join('\n'),
+});
+
 const costSection = (runs: readonly LearningRun[]): { section: ReportSection; totals: Record<string, number> } => {
   const { measured, measuredTable, modelTable, totals } = costTables(runs, LEARNING_OPERATIONS);
   const [append, applied] = measured;
@@ -143,9 +162,16 @@ const methodNotes = (options: BenchOptions): string[] => [
     'each is screened for personal identifiers and secrets, then merged into its belief with a write conditional on the revision ' +
     'it was computed from (in one process the merges of one belief queue up; a write lost to another process re-reads and merges ' +
     'again). The belief synthesis workflow (daily) does not run during the measured phase.',
+  'The learned-memory ceiling search starts low and climbs slowly because this workload costs the server far more CPU per ' +
+    'request than notes; its steps share one server seeded like the fixed-rate runs, so beliefs and session events keep ' +
+    'accumulating from step to step as in one longer run.',
 ];
 
-export const learningLoadReport = (options: BenchOptions, runs: readonly LearningRun[]): ScenarioResult => {
+export const learningLoadReport = (
+  options: BenchOptions,
+  runs: readonly LearningRun[],
+  ceiling: CeilingResult,
+): ScenarioResult => {
   const { ratePerSecond } = options.load;
   const cost = costSection(runs);
   const headline: HeadlineFigure[] = REPORTED.map((operation) => {
@@ -159,6 +185,11 @@ export const learningLoadReport = (options: BenchOptions, runs: readonly Learnin
   const errors = totalErrors(runs);
   headline.push(
     { label: `Learned memory: errors at ${ratePerSecond}/s (all runs)`, value: String(errors), pass: errors === 0 },
+    {
+      label: 'Learned memory: highest rate within budget',
+      value: ceilingText(ceiling),
+      pass: ceiling.sustainable >= ratePerSecond,
+    },
     {
       label: `Learned memory: server process CPU at ${ratePerSecond}/s (share of a core; per request)`,
       value: `${percent(median(runs.map((run) => run.serverCpuShare ?? Number.NaN)))}; ${ms(median(runs.map(cpuPerRequest)))} ms`,
@@ -178,10 +209,11 @@ export const learningLoadReport = (options: BenchOptions, runs: readonly Learnin
         (run) =>
           `Responses: ${responsesText((name) => run.observed[name])}; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s`,
       ),
+      ceilingSection(options, ceiling),
       cost.section,
     ],
     headline,
     methodNotes: methodNotes(options),
-    raw: { runs: runs.map(rawRun) },
+    raw: { runs: runs.map(rawRun), ceiling },
   };
 };

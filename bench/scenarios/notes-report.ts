@@ -2,11 +2,15 @@
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from '../bench-options.ts';
 import { PRICE_NOTES } from '../cost-model.ts';
+import type { CeilingResult, CeilingStep } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import { NOTE_OPERATIONS, type NoteOperation, OPERATION_KIND, OPERATION_LABELS } from '../load/notes-workload.ts';
-import type { PhaseAnalysis, Verdict } from '../load/phase-analysis.ts';
+import type { PhaseAnalysis } from '../load/phase-analysis.ts';
 import {
   COST_MEASUREMENT_NOTE,
+  ceilingProcedure,
+  ceilingTable,
+  ceilingText,
   costTables,
   cpuPerRequest,
   KMS_CACHE_NOTE,
@@ -33,24 +37,8 @@ export interface LoadRun extends FixedRateRun<NoteOperation> {
   patchFallbacks: number;
 }
 
-export interface CeilingStep {
-  ratePerSecond: number;
-  analysis: PhaseAnalysis;
-  verdict: Verdict;
-  serverCpuShare: number | undefined;
-  otherCpuCores: number | undefined;
-  meanListedItems: number;
-  /** Failed while the machine was busy with other work, and was run again. */
-  discarded: boolean;
-}
-
-export interface CeilingResult {
-  steps: CeilingStep[];
-  /** Highest offered rate that held; 0 when none did. */
-  sustainable: number;
-  /** Lowest offered rate that did not hold; undefined when the search ran out of steps first. */
-  lowestFailed: number | undefined;
-}
+/** A ceiling step, with the notes returned per list call on average. */
+export type NotesCeilingStep = CeilingStep & { meanListedItems: number };
 
 export interface ProfileResult {
   breakdown: CpuBreakdown;
@@ -85,7 +73,11 @@ const loadSection = (options: BenchOptions, runs: readonly LoadRun[]): ReportSec
   };
 };
 
-const ceilingSection = (options: BenchOptions, result: CeilingResult, runs: readonly LoadRun[]): ReportSection => {
+const ceilingSection = (
+  options: BenchOptions,
+  result: CeilingResult<NotesCeilingStep>,
+  runs: readonly LoadRun[],
+): ReportSection => {
   // Lists return every note of the principal up to the page size, so they get dearer as the table fills;
   // short steps on a fresh table see smaller pages than the end of a 60 s run.
   const stepPages = median(result.steps.map((step) => step.meanListedItems));
@@ -96,55 +88,22 @@ const ceilingSection = (options: BenchOptions, result: CeilingResult, runs: read
         `${options.load.durationSeconds} s runs (a list decrypts every note it returns), so a rate that holds here can still miss ` +
         'the list budget in the longer runs above.'
       : '';
-  const rows = result.steps.map((step) => [
-    step.ratePerSecond,
-    step.analysis.achievedRatePerSecond.toFixed(1),
-    step.analysis.errors,
-    ...NOTE_OPERATIONS.map((operation) => ms(step.analysis.byOperation[operation]?.p95)),
-    fixed(step.meanListedItems, 1),
-    percent(step.serverCpuShare),
-    fixed(step.otherCpuCores),
-    step.discarded
-      ? `discarded, machine busy (${step.verdict.reasons.join('; ')}); run again`
-      : step.verdict.held
-        ? 'held'
-        : `no — ${step.verdict.reasons.join('; ')}`,
-  ]);
-  const { ceiling } = options;
   return {
     title: 'Throughput ceiling',
     body: [
-      `One fresh server, seeded and warmed up, then ${ceiling.stepSeconds} s steps from ${ceiling.startRatePerSecond}/s ` +
-        `up by ${ceiling.stepRatePerSecond}/s until one does not hold, then up to ${ceiling.refineSteps} bisection step(s) ` +
-        `between the last rate that held (or 0) and the first that did not. A step holds when every p95 is within budget ` +
-        `(reads ≤ ${READ_P95_BUDGET_MS} ms, writes ≤ ${WRITE_P95_BUDGET_MS} ms), there are no errors and achieved throughput ` +
-        `is ≥ ${MINIMUM_ACHIEVED_SHARE * 100}% of offered. A step that fails while other load takes more than half a core ` +
-        'is run once more and the first attempt marked discarded. Steps are listed in the order they ran.',
+      ceilingProcedure(
+        options.ceiling,
+        `reads ≤ ${READ_P95_BUDGET_MS} ms, writes ≤ ${WRITE_P95_BUDGET_MS} ms`,
+        MINIMUM_ACHIEVED_SHARE,
+      ),
       '',
       `Highest sustainable rate: **${ceilingText(result)}**.${pageNote}`,
       '',
-      table(
-        [
-          'Offered /s',
-          'Achieved /s',
-          'Errors',
-          ...NOTE_OPERATIONS.map((operation) => `${operation} p95 ms`),
-          'Notes / list page',
-          'Server CPU',
-          'Other load (cores)',
-          'Held',
-        ],
-        rows,
-        ['right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
-      ),
+      ceilingTable(result.steps, NOTE_OPERATIONS, [
+        { header: 'Notes / list page', cell: (step) => fixed(step.meanListedItems, 1) },
+      ]),
     ].join('\n'),
   };
-};
-
-const ceilingText = (result: CeilingResult): string => {
-  if (result.lowestFailed === undefined) return `≥ ${result.sustainable}/s (the search stopped before any rate failed)`;
-  if (result.sustainable === 0) return `below ${result.lowestFailed}/s (no rate tried held)`;
-  return `${result.sustainable}/s (${result.lowestFailed}/s did not hold)`;
 };
 
 const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult | undefined): ReportSection => {
@@ -311,7 +270,7 @@ const relayLagSection = (options: BenchOptions, runs: readonly LoadRun[]) => {
 export const notesLoadReport = (
   options: BenchOptions,
   runs: readonly LoadRun[],
-  ceiling: CeilingResult,
+  ceiling: CeilingResult<NotesCeilingStep>,
   profile: ProfileResult | undefined,
 ): ScenarioResult => {
   const cost = costSection(runs);
