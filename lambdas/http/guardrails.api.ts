@@ -2,11 +2,13 @@ import { z } from 'zod';
 import { Guardrail, GuardrailKey } from '../core/guardrails/guardrail.schema.ts';
 import type { GuardrailView } from '../core/guardrails/guardrails-service.ts';
 import { Cursor, ErrorResponse, PageSize, Provenance } from './api-schemas.ts';
+import { BODY_TOO_LARGE, IF_MATCH_FAILURES, scopedFailures } from './common-responses.ts';
 import {
   defineOperation,
   type HttpMethod,
   NoBody,
   NoParams,
+  NoQuery,
   type ResponseSpec,
   type RouteVariant,
 } from './operation.ts';
@@ -45,12 +47,7 @@ const bothSpaces = (operationId: string, method: HttpMethod, suffix: string): Ro
   },
 ];
 
-const failures = {
-  401: { description: 'No valid bearer token', schema: ErrorResponse },
-  404: { description: 'No such guardrail, or a project the caller is not a member of', schema: ErrorResponse },
-  422: { description: 'The request failed validation; `issues` names the fields', schema: ErrorResponse },
-  503: { description: 'Storage unavailable; retry', schema: ErrorResponse, headers: ['Retry-After'] },
-} satisfies Record<number, ResponseSpec>;
+const failures = scopedFailures('No such guardrail, or a project the caller is not a member of');
 
 const forbidden = {
   403: {
@@ -66,7 +63,7 @@ export const putGuardrail = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'putGuardrail', access: 'write' },
   params: KeyParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: Guardrail,
   acceptsIfMatch: true,
   responses: {
@@ -82,7 +79,7 @@ export const putGuardrail = defineOperation({
       schema: ErrorResponse,
       headers: ['ETag'],
     },
-    413: { description: 'Request body too large', schema: ErrorResponse },
+    ...BODY_TOO_LARGE,
     428: { description: 'The guardrail exists: If-Match is required to replace it', schema: ErrorResponse },
     ...failures,
   },
@@ -95,7 +92,7 @@ export const getGuardrail = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'getGuardrail', access: 'read' },
   params: KeyParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: NoBody,
   responses: { 200: { description: 'The guardrail', schema: GuardrailResponse, headers: ['ETag'] }, ...failures },
 });
@@ -119,18 +116,13 @@ export const deleteGuardrail = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'deleteGuardrail', access: 'write' },
   params: KeyParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: NoBody,
   requiresIfMatch: true,
   responses: {
     204: { description: 'Removed' },
     ...forbidden,
-    412: {
-      description: 'If-Match is stale; the current ETag is in the ETag header',
-      schema: ErrorResponse,
-      headers: ['ETag'],
-    },
-    428: { description: 'If-Match is required', schema: ErrorResponse },
+    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });

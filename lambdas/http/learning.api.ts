@@ -18,26 +18,13 @@ import {
 } from '../core/learning/beliefs-service.ts';
 import { SessionEventInput } from '../core/learning/session-event.schema.ts';
 import type { AppendedEvent, SessionEventView } from '../core/learning/session-events-service.ts';
-import { Cursor, ErrorResponse, PageSize, SafeName } from './api-schemas.ts';
-import { defineOperation, NoBody, NoParams, type ResponseSpec } from './operation.ts';
+import { Cursor, PageSize, SafeName } from './api-schemas.ts';
+import { BODY_TOO_LARGE, IDEMPOTENCY_KEY_REUSED, IF_MATCH_FAILURES, scopedFailures } from './common-responses.ts';
+import { defineOperation, NoBody, NoParams, NoQuery } from './operation.ts';
 
 const ENTRY = 'lambdas/handlers/learning.lambda.ts';
 
-const failures = {
-  401: { description: 'No valid bearer token', schema: ErrorResponse },
-  404: { description: "Nothing of that id in the caller's scope", schema: ErrorResponse },
-  422: { description: 'The request failed validation; `issues` names the fields', schema: ErrorResponse },
-  503: { description: 'Storage unavailable; retry', schema: ErrorResponse, headers: ['Retry-After'] },
-} satisfies Record<number, ResponseSpec>;
-
-const stalePrecondition = {
-  412: {
-    description: 'If-Match is stale; the current ETag is in the ETag header',
-    schema: ErrorResponse,
-    headers: ['ETag'],
-  },
-  428: { description: 'If-Match is required', schema: ErrorResponse },
-} satisfies Record<number, ResponseSpec>;
+const failures = scopedFailures("Nothing of that id in the caller's scope");
 
 // ---------------------------------------------------------------------------------------------------------
 // Response shapes
@@ -193,7 +180,7 @@ export const appendSessionEvent = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'appendSessionEvent', access: 'write' },
   params: SessionParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: SessionEventInput,
   idempotent: true,
   responses: {
@@ -202,8 +189,8 @@ export const appendSessionEvent = defineOperation({
       schema: AppendedEventResponse,
       headers: ['Idempotent-Replayed'],
     },
-    409: { description: 'Idempotency-Key reused with a different request', schema: ErrorResponse },
-    413: { description: 'Request body too large', schema: ErrorResponse },
+    ...IDEMPOTENCY_KEY_REUSED,
+    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -274,13 +261,13 @@ export const correctBelief = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'correctBelief', access: 'write' },
   params: BeliefParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: BeliefCorrectionInput,
   requiresIfMatch: true,
   responses: {
     200: { description: 'The corrected belief', schema: BeliefResponse, headers: ['ETag'] },
-    413: { description: 'Request body too large', schema: ErrorResponse },
-    ...stalePrecondition,
+    ...BODY_TOO_LARGE,
+    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });
@@ -292,10 +279,10 @@ export const forgetBelief = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'forgetBelief', access: 'write' },
   params: BeliefParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: NoBody,
   requiresIfMatch: true,
-  responses: { 204: { description: 'Forgotten' }, ...stalePrecondition, ...failures },
+  responses: { 204: { description: 'Forgotten' }, ...IF_MATCH_FAILURES, ...failures },
 });
 
 export const resetBeliefs = defineOperation({
@@ -305,7 +292,7 @@ export const resetBeliefs = defineOperation({
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'resetBeliefs', access: 'write' },
   params: NoParams,
-  query: z.object({}).strict(),
+  query: NoQuery,
   body: BeliefResetInput,
   responses: {
     200: { description: 'How many beliefs were forgotten', schema: z.object({ reset: z.number().int() }) },

@@ -1,15 +1,9 @@
 import { z } from 'zod';
 import { CreateNoteInput, UpdateNoteInput } from '../core/notes/note.schema.ts';
 import type { NoteView } from '../core/notes/notes-service.ts';
-import { Cursor, ErrorResponse, Owner, PageSize, Provenance, RecordId, SafeName } from './api-schemas.ts';
-import {
-  defineOperation,
-  type HttpMethod,
-  NoBody,
-  NoParams,
-  type ResponseSpec,
-  type RouteVariant,
-} from './operation.ts';
+import { Cursor, Owner, PageSize, Provenance, RecordId, SafeName } from './api-schemas.ts';
+import { BODY_TOO_LARGE, IDEMPOTENCY_KEY_REUSED, IF_MATCH_FAILURES, scopedFailures } from './common-responses.ts';
+import { defineOperation, type HttpMethod, NoBody, NoParams, type RouteVariant } from './operation.ts';
 
 const ENTRY = 'lambdas/handlers/notes.lambda.ts';
 
@@ -46,12 +40,7 @@ const bothSpaces = (operationId: string, method: HttpMethod, suffix: string): Ro
   },
 ];
 
-const failures = {
-  401: { description: 'No valid bearer token', schema: ErrorResponse },
-  404: { description: "No such note in the caller's scope", schema: ErrorResponse },
-  422: { description: 'The request failed validation; `issues` names the fields', schema: ErrorResponse },
-  503: { description: 'Storage unavailable; nothing was committed', schema: ErrorResponse, headers: ['Retry-After'] },
-} satisfies Record<number, ResponseSpec>;
+const failures = scopedFailures("No such note in the caller's scope");
 
 export const createNote = defineOperation({
   summary: 'Create a note',
@@ -65,8 +54,8 @@ export const createNote = defineOperation({
   idempotent: true,
   responses: {
     201: { description: 'Created', schema: Note, headers: ['ETag', 'Location', 'Idempotent-Replayed'] },
-    409: { description: 'Idempotency-Key reused with a different request', schema: ErrorResponse },
-    413: { description: 'Request body too large', schema: ErrorResponse },
+    ...IDEMPOTENCY_KEY_REUSED,
+    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -107,13 +96,8 @@ export const updateNote = defineOperation({
   requiresIfMatch: true,
   responses: {
     200: { description: 'The new revision', schema: Note, headers: ['ETag'] },
-    412: {
-      description: 'If-Match is stale; the current ETag is in the ETag header',
-      schema: ErrorResponse,
-      headers: ['ETag'],
-    },
-    413: { description: 'Request body too large', schema: ErrorResponse },
-    428: { description: 'If-Match is required', schema: ErrorResponse },
+    ...IF_MATCH_FAILURES,
+    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -130,12 +114,7 @@ export const deleteNote = defineOperation({
   requiresIfMatch: true,
   responses: {
     204: { description: 'Deleted' },
-    412: {
-      description: 'If-Match is stale; the current ETag is in the ETag header',
-      schema: ErrorResponse,
-      headers: ['ETag'],
-    },
-    428: { description: 'If-Match is required', schema: ErrorResponse },
+    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });

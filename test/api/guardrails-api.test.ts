@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredSignal as declared } from '../support/learning-events.ts';
 import { LocalApi } from '../support/local-api.ts';
 
 type GuardrailBody = {
@@ -43,17 +44,6 @@ type AuditEntry = {
   decision: string;
   reasonCode: string;
 };
-
-/** A declarative signal: the principal says it once, and it applies at once. */
-const declared = (key: string, value: unknown, extra: Record<string, unknown> = {}) => ({
-  type: 'signal',
-  key,
-  value,
-  kind: 'preference',
-  basis: 'declarative',
-  cardinality: 'single',
-  ...extra,
-});
 
 describe('API: guardrails over real HTTP', () => {
   let api: LocalApi;

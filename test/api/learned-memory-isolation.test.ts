@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declaredSignal as declared } from '../support/learning-events.ts';
 import { LocalApi } from '../support/local-api.ts';
 
 type Belief = {
@@ -15,16 +16,6 @@ type BeliefPage = { items: Belief[]; nextCursor?: string };
 type Appended = { event: { id: string }; beliefs: Belief[] };
 type Applied = { values: Record<string, { value: unknown; source: string; belief?: { id: string } }> };
 type ErrorBody = { error: { code: string; message: string; requestId?: string } };
-
-const declared = (key: string, value: unknown, extra: Record<string, unknown> = {}) => ({
-  type: 'signal',
-  key,
-  value,
-  kind: 'preference',
-  basis: 'declarative',
-  cardinality: 'single',
-  ...extra,
-});
 
 const ALICE_SESSION = 'alice-session-1';
 // Values no one else states, so that finding them anywhere outside Alice's own view is a leak.
