@@ -108,7 +108,6 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       if (!(await this.#isOurWrite(revision, event.event_id))) throw new RevisionConflictError({ cause: error });
     }
     const committed = outboxEntryOfItem(item);
-    if (committed) this.#onCommitted?.(committed);
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
@@ -121,6 +120,9 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       // the truth (success) rather than a 503 that would invite a duplicate write.
       this.#metrics.count('projection.deferred');
     }
+    // Offered once the writer has moved the head (or failed to): a consumer that ran earlier would find the
+    // head behind and read and project the revision a second time. The table stream, too, delivers later.
+    if (committed) this.#onCommitted?.(committed);
   }
 
   async #isOurWrite(revision: RecordRevision, writeId: string): Promise<boolean> {
