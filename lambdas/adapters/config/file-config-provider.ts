@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
 import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
-import { type Clock, systemClock } from '../../core/time/clock.ts';
+import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { Clock } from '../../core/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
 import { StaticConfigProvider } from './static-config-provider.ts';
 
@@ -31,9 +31,9 @@ export class FileConfigProvider extends PolledConfigProvider {
     super({
       source: options.path,
       ttlMs: options.checkIntervalMs ?? DEFAULT_FILE_CHECK_INTERVAL_MS,
-      clock: options.clock ?? systemClock,
-      metrics: options.metrics ?? noMetrics,
-      warn: options.warn ?? ((line) => console.warn(line)),
+      clock: options.clock,
+      metrics: options.metrics,
+      warn: options.warn,
     });
     this.#path = options.path;
   }

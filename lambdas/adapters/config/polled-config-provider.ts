@@ -2,8 +2,8 @@ import { ConfigUnavailableError, InvalidConfigError } from '../../core/config/co
 import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
 import type { MemoryHubConfig } from '../../core/config/memory-hub-config.ts';
 import { parseConfigDocument } from '../../core/config/parse-config.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
+import { type Clock, systemClock } from '../../core/time/clock.ts';
 
 /** One value of a configuration source. */
 export interface SourceValue {
@@ -17,10 +17,13 @@ export interface PolledConfigProviderOptions {
   readonly source: string;
   /** The source is looked at again at most once per this many milliseconds. */
   readonly ttlMs: number;
-  readonly clock: Clock;
-  readonly metrics: Metrics;
-  /** Receives one line per rejected or unreadable value; it names fields and reasons, never values. */
-  readonly warn: (line: string) => void;
+  readonly clock?: Clock | undefined;
+  readonly metrics?: Metrics | undefined;
+  /**
+   * Receives one line per rejected or unreadable value; it names fields and reasons, never values. Stderr (the
+   * function's log in AWS) by default.
+   */
+  readonly warn?: ((line: string) => void) | undefined;
 }
 
 /**
@@ -31,7 +34,9 @@ export interface PolledConfigProviderOptions {
  */
 export abstract class PolledConfigProvider implements ConfigProvider {
   readonly source: string;
-  readonly #options: PolledConfigProviderOptions;
+  readonly #options: {
+    readonly [Option in keyof PolledConfigProviderOptions]-?: Exclude<PolledConfigProviderOptions[Option], undefined>;
+  };
   #config: MemoryHubConfig | undefined;
   /** The revision last read, valid or not: a rejected value is reported once, not on every look. */
   #revision: string | undefined;
@@ -42,7 +47,13 @@ export abstract class PolledConfigProvider implements ConfigProvider {
 
   protected constructor(options: PolledConfigProviderOptions) {
     this.source = options.source;
-    this.#options = options;
+    this.#options = {
+      source: options.source,
+      ttlMs: options.ttlMs,
+      clock: options.clock ?? systemClock,
+      metrics: options.metrics ?? noMetrics,
+      warn: options.warn ?? ((line) => console.warn(line)),
+    };
   }
 
   /**

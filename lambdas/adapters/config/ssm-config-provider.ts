@@ -1,7 +1,7 @@
 import { GetParameterCommand, type GetParameterCommandOutput } from '@aws-sdk/client-ssm';
 import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
-import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
-import { type Clock, systemClock } from '../../core/time/clock.ts';
+import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { Clock } from '../../core/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
 
 /** The part of `SSMClient` this adapter uses; tests pass a fake. */
@@ -35,9 +35,9 @@ export class SsmConfigProvider extends PolledConfigProvider {
     super({
       source: options.parameterName,
       ttlMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
-      clock: options.clock ?? systemClock,
-      metrics: options.metrics ?? noMetrics,
-      warn: options.warn ?? ((line) => console.warn(line)),
+      clock: options.clock,
+      metrics: options.metrics,
+      warn: options.warn,
     });
     this.#parameterName = options.parameterName;
     this.#client = options.client;

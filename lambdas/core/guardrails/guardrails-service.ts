@@ -56,14 +56,12 @@ export class GuardrailsService {
   ): Promise<{ guardrail: GuardrailView; created: boolean }> {
     const narrowing = this.#managed(scope, space);
     if (space.project !== undefined) {
-      const organisation = await this.guardrailSet(scope, {});
+      const organisation = await this.guardrailOn(scope, {}, key);
       if (projectGuardrailsSetAside(organisation, { [key]: guardrail }).length > 0) throw new GuardrailConflictError();
     }
-    const existing = await this.#records.get(scope, narrowing, key).catch((error: unknown) => {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    });
-    if (existing === undefined && (await this.#count(scope, narrowing)) >= GUARDRAIL_SET_MAX_KEYS)
+    // One listing answers both "is this key new?" and "is the space full?".
+    const current = await this.guardrailSet(scope, space);
+    if (!Object.hasOwn(current, key) && Object.keys(current).length >= GUARDRAIL_SET_MAX_KEYS)
       throw new GuardrailLimitError();
     const { record, created } = await this.#records.put(scope, narrowing, key, ifMatch, guardrail);
     return { guardrail: record, created };
@@ -100,17 +98,6 @@ export class GuardrailsService {
       throw error;
     });
     return view?.content ? { [key]: view.content } : {};
-  }
-
-  async #count(scope: Scope, narrowing: Narrowing): Promise<number> {
-    let count = 0;
-    let cursor: string | undefined;
-    do {
-      const page = await this.#records.list(scope, narrowing, { limit: SET_PAGE, cursor });
-      count += page.items.length;
-      cursor = page.nextCursor;
-    } while (cursor);
-    return count;
   }
 
   /** Reading: the organisation's guardrails are every member's; a project's, its members' (else 404). */

@@ -131,9 +131,10 @@ export class BeliefsService {
       }
       const namespace = scope.namespace(candidate.kind, { agent: candidate.agent });
       const id = beliefIdOf(candidate);
-      const group = byBelief.get(`${namespace.key}#${id}`) ?? { namespace, id, candidates: [] };
+      const queueKey = `${namespace.key}#${id}`;
+      const group = byBelief.get(queueKey) ?? { namespace, id, candidates: [] };
       group.candidates.push(candidate);
-      byBelief.set(`${namespace.key}#${id}`, group);
+      byBelief.set(queueKey, group);
     }
     const touched = await Promise.all(
       [...byBelief].map(([queueKey, group]) =>
@@ -310,35 +311,33 @@ export class BeliefsService {
       const current = cached?.belief ?? (live ? Belief.parse(live.content) : undefined);
       const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
       const predatesForgetting = forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at);
-      if (cached !== undefined && predatesForgetting) {
-        // Answering without a write must not rest on a guess: read the store.
-        this.#written.delete(cacheKey);
-        continue;
-      }
-      if (predatesForgetting)
-        return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
       // The first candidate to teach a key sets its cardinality; later ones (a correction, feedback) conform.
-      const conforming = target.candidates.map((candidate) =>
-        current && candidate.cardinality !== current.cardinality
-          ? { ...candidate, cardinality: current.cardinality }
-          : candidate,
-      );
-      const merged = conforming.reduce<Belief | undefined>(
-        (belief, candidate) => mergeObservation(belief, candidate, observation, settings),
-        current,
-      ) as Belief;
-      // The event is already folded in (a retried request): nothing to write, and nothing lost — as the store
-      // says, not the guess (the belief may have been forgotten since).
-      if (live && current && merged === current) {
+      const merged = predatesForgetting
+        ? current
+        : target.candidates.reduce<Belief | undefined>(
+            (belief, candidate) =>
+              mergeObservation(
+                belief,
+                current && candidate.cardinality !== current.cardinality
+                  ? { ...candidate, cardinality: current.cardinality }
+                  : candidate,
+                observation,
+                settings,
+              ),
+            current,
+          );
+      // Nothing to write: the event is already folded in (a retried request), or it was made before the
+      // principal forgot the belief. That answer rests on what the store says, never on the guess.
+      if (merged === current) {
         if (cached !== undefined) {
           this.#written.delete(cacheKey);
           continue;
         }
-        return this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
+        return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
       }
       const now = this.#deps.clock.now();
       const evaluated = evaluateBelief(
-        current === undefined && forgotten !== undefined ? { ...merged, forgotten } : merged,
+        current === undefined && forgotten !== undefined ? { ...(merged as Belief), forgotten } : (merged as Belief),
         now,
         settings,
       );
