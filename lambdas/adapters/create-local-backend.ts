@@ -8,7 +8,7 @@ import type { Sleep } from '../core/workflows/workflow-runner.ts';
 import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from './crypto/local-key-file.ts';
-import { localDynamoDbClient } from './dynamodb/dynamodb-client.ts';
+import { type LocalDynamoDbEngine, localDynamoDbClient } from './dynamodb/dynamodb-client.ts';
 import { DynamoDbDeadLetterQueue } from './dynamodb/dynamodb-dead-letter-queue.ts';
 import { dynamoDbPorts } from './dynamodb/dynamodb-ports.ts';
 import { ensureMemoryTable } from './dynamodb/memory-table.ts';
@@ -17,8 +17,8 @@ import { InMemoryMetrics } from './observability/in-memory-metrics.ts';
 import { LocalWorkflowRunner } from './workflows/local-workflow-runner.ts';
 
 export interface LocalBackendOptions {
-  /** The embedded DynamoDB-compatible engine's loopback URL. */
-  dynamoDbEndpoint: string;
+  /** The embedded DynamoDB-compatible engine. */
+  dynamoDb: LocalDynamoDbEngine;
   tableName: string;
   keyFile: string;
   config: ConfigProvider;
@@ -49,7 +49,7 @@ export interface LocalBackend extends Backend {
 export const createLocalBackend = async (options: LocalBackendOptions): Promise<LocalBackend> => {
   const clock = options.clock ?? systemClock;
   const metrics = options.metrics ?? new InMemoryMetrics();
-  const client = localDynamoDbClient(options.dynamoDbEndpoint);
+  const client = localDynamoDbClient(options.dynamoDb);
   const tableName = options.tableName;
   await ensureMemoryTable(client, tableName);
   const cipher = new CachingContentCipher({

@@ -1,7 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { EngineChannelHandler } from './engine-channel.ts';
 
 export interface EmbeddedDynamoDb {
   readonly endpoint: string;
+  /** The SDK transport over the worker's message channel (no loopback HTTP). */
+  readonly requestHandler: EngineChannelHandler;
   close(): Promise<void>;
 }
 
@@ -25,9 +28,15 @@ export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDyna
     await worker.terminate();
     throw error;
   }
+  const channel = new MessageChannel();
+  worker.postMessage({ type: 'channel', port: channel.port2 }, [channel.port2]);
+  const requestHandler = new EngineChannelHandler(channel.port1);
   return {
     endpoint: `http://127.0.0.1:${port}`,
+    requestHandler,
     close: async () => {
+      requestHandler.close();
+      channel.port1.close();
       const closed = new Promise<void>((resolve) => {
         worker.on('message', (message: { type: string }) => {
           if (message.type === 'closed') resolve();

@@ -75,7 +75,7 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
     cleanups.push(() => engine.close());
     const costs = new RequestCostMeter();
     const backend = await createLocalBackend({
-      dynamoDbEndpoint: engine.endpoint,
+      dynamoDb: engine,
       tableName: LOCAL_TABLE_NAME,
       keyFile: join(options.dataDir, 'keys', 'content-key.bin'),
       config: options.config,

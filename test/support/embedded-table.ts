@@ -21,9 +21,10 @@ export interface EmbeddedTable {
 
 let tableCounter = 0;
 
-export const startEmbeddedTable = async (): Promise<EmbeddedTable> => {
+/** Over the engine's in-process channel (as the local server) unless `transport` asks for loopback HTTP. */
+export const startEmbeddedTable = async (transport: 'channel' | 'http' = 'channel'): Promise<EmbeddedTable> => {
   const engine = await startEmbeddedDynamoDb();
-  const client = localDynamoDbClient(engine.endpoint);
+  const client = localDynamoDbClient(transport === 'channel' ? engine : { endpoint: engine.endpoint });
   const tableName = `memory-test-${++tableCounter}`;
   await ensureMemoryTable(client, tableName);
   const keyDir = await mkdtemp(join(tmpdir(), 'memory-hub-key-'));
