@@ -35,6 +35,31 @@ describe('API: workflows for org admins — the retention sweep', () => {
     return (await api.request<Run>('GET', `/v1/admin/workflows/runs/${started.body.id}`, { token: admin })).body;
   };
 
+  it('lets session events expire without a tombstone (they are written once) and purges each as one item', async () => {
+    // Prepare: two events of one session (the session-event TTL is 30 days by default)
+    for (const text of ['first', 'second'])
+      expect(
+        (
+          await api.request('POST', '/v1/sessions/s1/events', {
+            token: writer,
+            body: { type: 'message', role: 'user', text },
+          })
+        ).status,
+      ).toBe(201);
+
+    // Act: sweep once they have expired, then again past the purge horizon
+    clock.advanceDays(31);
+    const expired = await sweep();
+    clock.advanceDays(31);
+    const purged = await sweep();
+
+    // Assess
+    expect(expired.result).toEqual({ tombstoned: 0, purgedRecords: 0, purgedItems: 0 });
+    expect(purged.result).toEqual({ tombstoned: 0, purgedRecords: 2, purgedItems: 2 });
+    const listed = await api.request<{ items: unknown[] }>('GET', '/v1/sessions/s1/events', { token: writer });
+    expect(listed.body.items).toEqual([]);
+  });
+
   it('tombstones expired notes, purges them past the horizon, and reports counts', async () => {
     // Prepare: two notes; one is revised later, so it expires later
     const stale = (await api.request<Note>('POST', '/v1/notes', { token: writer, body: { text: 'stale' } })).body;

@@ -291,6 +291,49 @@ export const describeRecordStoreContract = (
       });
     });
 
+    describe('Journal kinds (session events)', () => {
+      const events = alice.namespace('session-events', { session: 's1' });
+
+      it('keep each record as its single revision: its head, listed either way, never revised or projected', async () => {
+        const ids = [newRecordId(), newRecordId(), newRecordId()];
+        for (const id of ids) await append(revisionOf(events, id, 1));
+
+        expect((await store.getHead(events, ids[1] as string))?.revision).toBe(1);
+        const oldestFirst = await store.listHeads(events, { limit: 2 });
+        const rest = await store.listHeads(events, { limit: 2, cursor: oldestFirst.nextCursor });
+        expect([...oldestFirst.items, ...rest.items].map((head) => head.id)).toEqual(ids);
+        const newestFirst = await store.listHeads(events, { limit: 10, descending: true });
+        expect(newestFirst.items.map((head) => head.id)).toEqual([...ids].reverse());
+
+        const first = revisionOf(events, ids[0] as string, 1);
+        await expect(store.append(revisionOf(events, ids[0] as string, 2), eventOf(first))).rejects.toThrow(
+          /written once/,
+        );
+        await expect(append(first)).rejects.toBeInstanceOf(RevisionConflictError);
+        expect(await store.projectHead(first)).toBe(false);
+        expect(await store.projectedRevision(events, ids[0] as string)).toBe(1);
+        expect((await store.listRevisions(events, ids[0] as string, { limit: 10 })).items).toHaveLength(1);
+        expect(await store.listRecordIds(events, { limit: 10 })).toEqual({ items: ids, nextCursor: undefined });
+      });
+
+      it('expire like any record and are purged as the one item they are', async () => {
+        const [soon, later] = [newRecordId(), newRecordId()];
+        await append(revisionOf(events, soon, 1, { expiresAt: '2026-06-02T00:00:00.000Z' }));
+        await append(revisionOf(events, later, 1, { expiresAt: '2026-12-01T00:00:00.000Z' }));
+
+        clock.advanceDays(2);
+
+        expect(await store.getHead(events, soon)).toBeUndefined();
+        expect((await store.listHeads(events, { limit: 10 })).items.map((head) => head.id)).toEqual([later]);
+        const expired = await store.listExpiredHeads(events, { limit: 10, expiredBefore: clock.now().toISOString() });
+        expect(expired.items.map((head) => head.id)).toEqual([soon]);
+        expect(await store.purge(events, soon)).toBe(1);
+        expect(
+          (await store.listExpiredHeads(events, { limit: 10, expiredBefore: clock.now().toISOString() })).items,
+        ).toEqual([]);
+      });
+    });
+
     describe('Outbox', () => {
       it('holds each committed revision until its marker is cleared, and clearing twice is harmless', async () => {
         const id = newRecordId();

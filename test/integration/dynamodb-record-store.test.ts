@@ -1,3 +1,4 @@
+import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
 import { RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
@@ -52,6 +53,29 @@ describe('Class: DynamoDbRecordStore', () => {
       expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
       await store.projectHead(second);
       expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
+      await table.close();
+    });
+  });
+
+  describe('Method: append, for a journal kind', () => {
+    it('writes one item per session event: the revision, with no head item beside it', async () => {
+      const table = await startEmbeddedTable();
+      const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+      const events = scopeOf().namespace('session-events', { session: 's1' });
+      const id = newRecordId();
+      const first = revisionOf(events, id, 1);
+
+      await store.append(first, eventOf(first));
+
+      const items = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': { S: events.key } },
+        }),
+      );
+      expect(items.Items?.map((item) => item.sk?.S)).toEqual([`R#${id}#0000000001`]);
+      expect((await store.listHeads(events, { limit: 10 })).items.map((head) => head.id)).toEqual([id]);
       await table.close();
     });
   });

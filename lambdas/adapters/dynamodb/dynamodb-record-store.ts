@@ -12,7 +12,7 @@ import {
 import type { ContentCipher } from '../../core/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
 import { RecordEvent } from '../../core/events/record-event.schema.ts';
-import type { Namespace } from '../../core/namespaces/namespace.ts';
+import { isJournalKind, type Namespace } from '../../core/namespaces/namespace.ts';
 import type { Metrics } from '../../core/observability/metrics.port.ts';
 import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/namespace-directory.port.ts';
 import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
@@ -24,7 +24,7 @@ import {
   RecordStatus,
   RevisionPayload,
 } from '../../core/records/record.schema.ts';
-import type { OutboxEntry, RecordStore } from '../../core/records/record-store.port.ts';
+import { assertJournalWrittenOnce, type OutboxEntry, type RecordStore } from '../../core/records/record-store.port.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { MemoryTableSchema, ttlAttribute } from './memory-table.ts';
@@ -82,6 +82,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async append(revision: RecordRevision, event: RecordEvent): Promise<void> {
+    const journal = isJournalKind(revision.namespace.kind);
+    assertJournalWrittenOnce(revision, journal);
     const item = await this.#toItem(revision, revisionSortKey(revision.id, revision.revision));
     item.outboxShard = { S: outboxShardOf(revision.id) };
     item.outboxAt = { S: `${event.occurred_at}#${event.event_id}` };
@@ -113,7 +115,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     delete item.outboxEvent;
     delete item.writeId;
     try {
-      await this.#projectItem(item, revision.revision);
+      // A journal record is its own head: one item per event, nothing to project.
+      if (!journal) await this.#projectItem(item, revision.revision);
     } catch {
       // The revision is committed; reads of one record use the revisions themselves. A head projection
       // that could not be moved now is moved by the event relay or the reconciler, so the caller is told
@@ -164,7 +167,13 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   listHeads(namespace: Namespace, page: PageRequest): Promise<Page<RecordRevision>> {
-    return this.#filteredPage(namespace, page, 'H#', undefined, (revision) => revision.status === 'active');
+    return this.#filteredPage(
+      namespace,
+      page,
+      headPrefixOf(namespace),
+      undefined,
+      (revision) => revision.status === 'active',
+    );
   }
 
   listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>> {
@@ -172,9 +181,16 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   listExpiredHeads(namespace: Namespace, page: PageRequest & { expiredBefore: string }): Promise<Page<RecordRevision>> {
-    return this.#filteredPage(namespace, page, 'H#', undefined, (head) => head.expiresAt <= page.expiredBefore, {
-      includeExpired: true,
-    });
+    return this.#filteredPage(
+      namespace,
+      page,
+      headPrefixOf(namespace),
+      undefined,
+      (head) => head.expiresAt <= page.expiredBefore,
+      {
+        includeExpired: true,
+      },
+    );
   }
 
   async listRecordIds(namespace: Namespace, page: PageRequest): Promise<Page<string>> {
@@ -214,7 +230,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       position = page.lastKey;
     } while (position !== undefined);
     // The head last: until every revision is gone, the sweep can still find the record through it.
-    sortKeys.push(headSortKey(id));
+    if (!isJournalKind(namespace.kind)) sortKeys.push(headSortKey(id));
     let removed = 0;
     for (const sortKey of sortKeys) {
       const output = await this.#send('DeleteItem', () =>
@@ -296,6 +312,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     // a lower bound of the projected one, and enough for the head consumer's usual question.
     const projectedHere = this.#projectedHere.get(`${namespace.key}\u0000${id}`);
     if (projectedHere !== undefined) return projectedHere;
+    if (isJournalKind(namespace.kind)) return (await this.getRevision(namespace, id, 1)) ? 1 : undefined;
     const output = await this.#send('GetItem', () =>
       this.#client.send(
         new GetItemCommand({
@@ -312,6 +329,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async projectHead(revision: RecordRevision): Promise<boolean> {
+    if (isJournalKind(revision.namespace.kind)) return false;
     return this.#projectItem(await this.#toItem(revision, headSortKey(revision.id)), revision.revision);
   }
 
@@ -525,6 +543,9 @@ export const outboxEntryOfItem = (item: Item): OutboxEntry | undefined => {
   if (!pk || !sk?.startsWith('R#') || !event) return undefined;
   return { event: RecordEvent.parse(JSON.parse(event)), marker: encodeCursor(JSON.stringify([pk, sk])) };
 };
+
+/** Where a namespace's heads are: the head items, or for a journal kind its records' single revisions. */
+const headPrefixOf = (namespace: Namespace): string => (isJournalKind(namespace.kind) ? 'R#' : 'H#');
 
 /** The partition of the namespace directory: one item per namespace, `{tenant}#{hash}` → key. */
 const DIRECTORY_PARTITION = 'directory';

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/domain-error.ts';
+import { isJournalKind } from '../namespaces/namespace.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
 import type { RecordStore } from '../records/record-store.port.ts';
@@ -27,6 +28,8 @@ export class HeadProjectionConsumer implements EventConsumer {
     const namespace = entry && namespaceFromStorageKey(entry.key);
     // The store records a namespace before its first commit: an unknown hash is a fault, retried, not skipped.
     if (!namespace) throw new UnresolvedNamespaceError();
+    // A journal record (a session event) is its own head: there is no projection to keep.
+    if (isJournalKind(namespace.kind)) return 'ignored';
     // Most events arrive after the writer already moved the head: settle those without reading content.
     const projected = await this.#store.projectedRevision(namespace, event.record_id);
     if (projected !== undefined && projected >= event.revision) return 'ignored';

@@ -25,6 +25,14 @@ export type NamespaceOwner =
 /** Kinds the organisation itself owns: what every member of the tenant reads and only org admins write. */
 export const ORGANISATION_KINDS: readonly NamespaceKind[] = ['guardrail'];
 
+/**
+ * Kinds whose records are written once and never revised (short-term events): a record is its single revision,
+ * stored as one item with no head projection beside it, and ends only by expiring. Stores refuse any revision
+ * but the first of these, list them from their revisions and leave them out of head projection.
+ */
+export const JOURNAL_KINDS: readonly NamespaceKind[] = ['session-events'];
+export const isJournalKind = (kind: NamespaceKind): boolean => JOURNAL_KINDS.includes(kind);
+
 /** Held only by `Scope`: without it, `new Namespace(...)` cannot be called. */
 export const namespaceConstructionToken: unique symbol = Symbol('namespace-construction');
 

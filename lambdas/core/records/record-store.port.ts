@@ -12,12 +12,15 @@ export interface OutboxEntry {
  * Append-only storage of record revisions. Implementations use single-item conditional writes, queries and
  * batch reads only, re-verify that everything they return lies in the namespace asked for (refusing and
  * counting anything that does not), and leave out whatever has expired by their clock.
+ *
+ * Records of a journal kind (`JOURNAL_KINDS`) have revision 1 only: it is their head, no head projection is
+ * kept for them (`projectHead` changes nothing), and appending any other revision is a programming error.
  */
 export interface RecordStore {
   /**
    * The commit point and the concurrency token at once: creates `revision` if and only if that revision
    * number does not exist yet for the record (else RevisionConflictError), marked for the outbox with
-   * `event`; then moves the head projection forward.
+   * `event`; then moves the head projection forward (journal kinds: revision 1 only, no projection).
    */
   append(revision: RecordRevision, event: RecordEvent): Promise<void>;
 
@@ -53,3 +56,9 @@ export interface RecordStore {
   /** Clears one outbox marker once its event is published; clearing twice is harmless. */
   clearOutboxMarker(marker: string): Promise<void>;
 }
+
+/** A journal record has revision 1 and no other: anything else is a caller's mistake, not a conflict. */
+export const assertJournalWrittenOnce = (revision: RecordRevision, journal: boolean): void => {
+  if (journal && revision.revision !== 1)
+    throw new TypeError(`Records of the journal kind ${revision.namespace.kind} are written once (revision 1 only)`);
+};

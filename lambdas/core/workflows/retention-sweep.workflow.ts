@@ -1,5 +1,5 @@
 import { recordEventOf } from '../events/record-event-of.ts';
-import type { Namespace } from '../namespaces/namespace.ts';
+import { isJournalKind, type Namespace } from '../namespaces/namespace.ts';
 import { namespaceFromStorageKey, systemActor } from '../namespaces/system-namespaces.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
 import { RevisionConflictError } from '../records/record.errors.ts';
@@ -57,8 +57,9 @@ export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplem
     return total;
   };
 
-  const tombstone = async (_: Namespace, head: RecordRevision): Promise<number> => {
-    if (head.status !== 'active') return 0;
+  const tombstone = async (namespace: Namespace, head: RecordRevision): Promise<number> => {
+    // A journal record (a session event) is written once: expiry hides it, the purge below removes it.
+    if (head.status !== 'active' || isJournalKind(namespace.kind)) return 0;
     const tombstoneRevision: RecordRevision = {
       ...head,
       revision: head.revision + 1,
