@@ -24,12 +24,12 @@ export class HeadProjectionConsumer implements EventConsumer {
   }
 
   async consume(event: RecordEvent): Promise<ConsumeOutcome> {
+    // A journal record (a session event) is its own head: there is no projection to keep.
+    if (isJournalKind(event.record_kind)) return 'ignored';
     const entry = await this.#directory.resolve(event.tenant, event.namespace_hash);
     const namespace = entry && namespaceFromStorageKey(entry.key);
     // The store records a namespace before its first commit: an unknown hash is a fault, retried, not skipped.
     if (!namespace) throw new UnresolvedNamespaceError();
-    // A journal record (a session event) is its own head: there is no projection to keep.
-    if (isJournalKind(namespace.kind)) return 'ignored';
     // Most events arrive after the writer already moved the head: settle those without reading content.
     const projected = await this.#store.projectedRevision(namespace, event.record_id);
     if (projected !== undefined && projected >= event.revision) return 'ignored';

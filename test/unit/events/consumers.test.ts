@@ -69,6 +69,23 @@ describe('Event consumers', () => {
       expect(await projectedRevision()).toBe(3);
     });
 
+    it('leaves session events alone: a journal record is its own head, nothing is read or projected', async () => {
+      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('session-events', { session: 's1' });
+      const event = revisionOf(session, newRecordId(), 1);
+      await store.append(event, eventOf(event));
+      const touched: string[] = [];
+      const watched = new Proxy(store, {
+        get: (target, name) => {
+          if (typeof name === 'string' && typeof Reflect.get(target, name) === 'function') touched.push(name);
+          return Reflect.get(target, name)?.bind?.(target) ?? Reflect.get(target, name);
+        },
+      });
+      const consumer = new HeadProjectionConsumer({ store: watched, directory: watched });
+
+      expect(await consumer.consume(eventOf(event))).toBe('ignored');
+      expect(touched).toEqual([]);
+    });
+
     it('refuses (so the bus retries, then dead-letters) an event whose namespace it cannot resolve', async () => {
       const consumer = new HeadProjectionConsumer({ store, directory: store });
       const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace('note'), newRecordId(), 1);
