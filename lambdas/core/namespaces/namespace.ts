@@ -82,5 +82,16 @@ export class Namespace {
   }
 }
 
-export const hashNamespaceKey = (key: string): string =>
-  createHash('sha256').update(`memory-hub/namespace/${key}`).digest('base64url').slice(0, 22);
+/** Hashes are asked for on every write (events, directory, outbox); the busy namespaces are few. Bounded. */
+const knownHashes = new Map<string, string>();
+const KNOWN_HASHES_CAPACITY = 10_000;
+
+export const hashNamespaceKey = (key: string): string => {
+  let hash = knownHashes.get(key);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(`memory-hub/namespace/${key}`).digest('base64url').slice(0, 22);
+    if (knownHashes.size >= KNOWN_HASHES_CAPACITY) knownHashes.clear();
+    knownHashes.set(key, hash);
+  }
+  return hash;
+};
