@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MessagePort } from 'node:worker_threads';
 import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from '@smithy/types';
 
@@ -17,15 +18,25 @@ export interface EngineReply {
   body: Uint8Array;
 }
 
+/** Background storage requests in flight at once: enough for the relay to keep up, too few to crowd requests. */
+export const BACKGROUND_IN_FLIGHT = 4;
+
 /**
  * The SDK client's transport to the embedded engine on its worker thread: each request the client has built
  * and signed goes over a message channel instead of a loopback socket. Everything above the transport —
  * serialisation, signing, retries, error parsing — is the SDK's own, as against DynamoDB.
+ *
+ * In AWS the outbox relay and the event consumers are Lambdas of their own, with DynamoDB capacity of their
+ * own; here they share one engine thread with the requests. Work started under `inBackground` is therefore
+ * let through one request at a time, so a burst of relay writes never queues ahead of a request's reads.
  */
 export class EngineChannelHandler implements RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
   readonly metadata = { handlerProtocol: 'http/1.1' };
   readonly #port: MessagePort;
   readonly #pending = new Map<number, { resolve: (reply: EngineReply) => void; reject: (error: Error) => void }>();
+  readonly #background = new AsyncLocalStorage<true>();
+  readonly #waitingBackground: (() => void)[] = [];
+  #backgroundInFlight = 0;
   #nextId = 1;
   #closed: Error | undefined;
 
@@ -40,7 +51,27 @@ export class EngineChannelHandler implements RequestHandler<HttpRequest, HttpRes
     port.unref();
   }
 
+  /** Runs `work` with its storage requests marked as background: they reach the engine one at a time. */
+  inBackground<T>(work: () => Promise<T>): Promise<T> {
+    return this.#background.run(true, work);
+  }
+
   async handle(request: HttpRequest): Promise<{ response: HttpResponse }> {
+    if (this.#background.getStore() !== true) return this.#send(request);
+    if (this.#backgroundInFlight >= BACKGROUND_IN_FLIGHT)
+      await new Promise<void>((resolve) => this.#waitingBackground.push(resolve));
+    else this.#backgroundInFlight += 1;
+    try {
+      return await this.#send(request);
+    } finally {
+      // Handed straight to the next waiting background request, if any, so the turn is never lost.
+      const next = this.#waitingBackground.shift();
+      if (next) next();
+      else this.#backgroundInFlight -= 1;
+    }
+  }
+
+  async #send(request: HttpRequest): Promise<{ response: HttpResponse }> {
     if (this.#closed) throw this.#closed;
     const id = this.#nextId++;
     const query = new URLSearchParams(

@@ -21,7 +21,10 @@ export class LocalRelayLoop {
   constructor(options: {
     relay: OutboxRelay;
     sweepIntervalMs?: number;
-    /** Books the relay's own work (in AWS: the relay's and the consumers' invocations) apart from requests. */
+    /**
+     * Wraps each run of the relay's own work (in AWS: the relay's and the consumers' invocations), to book it
+     * apart from requests and let it give way to them.
+     */
     measure?: <T>(run: () => Promise<T>) => Promise<T>;
   }) {
     this.#relay = options.relay;

@@ -86,7 +86,9 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
     cleanups.push(() => backend.local.close());
     const relayLoop = new LocalRelayLoop({
       relay: backend.system.relay,
-      measure: (run) => costs.measure(RELAY_COST_ENTRY, run),
+      // The relay and its consumers are Lambdas of their own in AWS: their costs are booked apart from the
+      // requests', and their storage requests give way to the requests' at the shared engine.
+      measure: (run) => costs.measure(RELAY_COST_ENTRY, () => engine.requestHandler.inBackground(run)),
     });
     backend.local.onCommitted((entry) => relayLoop.offer(entry));
     cleanups.push(() => relayLoop.stop());

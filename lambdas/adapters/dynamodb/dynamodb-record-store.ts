@@ -87,7 +87,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     const item = await this.#toItem(revision, revisionSortKey(revision.id, revision.revision));
     item.outboxShard = { S: outboxShardOf(revision.id) };
     item.outboxAt = { S: `${event.occurred_at}#${event.event_id}` };
-    item.outboxEvent = { S: JSON.stringify(RecordEvent.parse(event)) };
+    const published = RecordEvent.parse(event);
+    item.outboxEvent = { S: JSON.stringify(published) };
     // Identifies this write on the item for good (the outbox marker is cleared later): see the catch below.
     item.writeId = { S: event.event_id };
     // Before the commit, so a committed revision's namespace is always findable by consumers and jobs.
@@ -109,7 +110,11 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       // item. Ours is a success, anyone else's is the concurrency loss it looks like.
       if (!(await this.#isOurWrite(revision, event.event_id))) throw new RevisionConflictError({ cause: error });
     }
-    const committed = outboxEntryOfItem(item);
+    // The entry as a stream record would carry it; built from what was just written rather than parsed back.
+    const committed: OutboxEntry = {
+      event: published,
+      marker: outboxMarkerOf(revision.namespace.key, revisionSortKey(revision.id, revision.revision)),
+    };
     delete item.outboxShard;
     delete item.outboxAt;
     delete item.outboxEvent;
@@ -125,7 +130,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     }
     // Offered once the writer has moved the head (or failed to): a consumer that ran earlier would find the
     // head behind and read and project the revision a second time. The table stream, too, delivers later.
-    if (committed) this.#onCommitted?.(committed);
+    this.#onCommitted?.(committed);
   }
 
   async #isOurWrite(revision: RecordRevision, writeId: string): Promise<boolean> {
@@ -541,8 +546,11 @@ export const outboxEntryOfItem = (item: Item): OutboxEntry | undefined => {
   const sk = item.sk?.S;
   const event = item.outboxEvent?.S;
   if (!pk || !sk?.startsWith('R#') || !event) return undefined;
-  return { event: RecordEvent.parse(JSON.parse(event)), marker: encodeCursor(JSON.stringify([pk, sk])) };
+  return { event: RecordEvent.parse(JSON.parse(event)), marker: outboxMarkerOf(pk, sk) };
 };
+
+/** Opaque to everyone but the store: which item to clear. */
+const outboxMarkerOf = (pk: string, sk: string): string => encodeCursor(JSON.stringify([pk, sk]));
 
 /** Where a namespace's heads are: the head items, or for a journal kind its records' single revisions. */
 const headPrefixOf = (namespace: Namespace): string => (isJournalKind(namespace.kind) ? 'R#' : 'H#');
