@@ -84,6 +84,28 @@ export const describeRecordStoreContract = (
       });
     });
 
+    describe('Method: append, after another write', () => {
+      it('writes only once `after` has resolved, and nothing at all when it rejects', async () => {
+        const [waiting, refused] = [revisionOf(notes, newRecordId(), 1), revisionOf(notes, newRecordId(), 1)];
+        let release: () => void = () => undefined;
+        const after = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+
+        const appending = store.append(waiting, eventOf(waiting), { after });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(await store.getHead(notes, waiting.id)).toBeUndefined();
+        release();
+        await appending;
+        const failure = new Error('the write it refers to failed');
+        await expect(store.append(refused, eventOf(refused), { after: Promise.reject(failure) })).rejects.toBe(failure);
+
+        expect((await store.getHead(notes, waiting.id))?.revision).toBe(1);
+        expect(await store.getHead(notes, refused.id)).toBeUndefined();
+        expect((await store.pendingEvents(10)).map((entry) => entry.event.record_id)).toEqual([waiting.id]);
+      });
+    });
+
     describe('Method: getHead', () => {
       it('returns the greatest revision', async () => {
         const id = newRecordId();

@@ -24,7 +24,12 @@ import {
   RecordStatus,
   RevisionPayload,
 } from '../../core/records/record.schema.ts';
-import { assertJournalWrittenOnce, type OutboxEntry, type RecordStore } from '../../core/records/record-store.port.ts';
+import {
+  type AppendOptions,
+  assertJournalWrittenOnce,
+  type OutboxEntry,
+  type RecordStore,
+} from '../../core/records/record-store.port.ts';
 import type { Clock } from '../../core/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { MemoryTableSchema, ttlAttribute } from './memory-table.ts';
@@ -81,7 +86,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     this.#onCommitted = options.onCommitted;
   }
 
-  async append(revision: RecordRevision, event: RecordEvent): Promise<void> {
+  async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
     const journal = isJournalKind(revision.namespace.kind);
     assertJournalWrittenOnce(revision, journal);
     const item = await this.#toItem(revision, revisionSortKey(revision.id, revision.revision));
@@ -91,6 +96,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     item.outboxEvent = { S: JSON.stringify(published) };
     // Identifies this write on the item for good (the outbox marker is cleared later): see the catch below.
     item.writeId = { S: event.event_id };
+    if (options.after) await options.after;
     // Before the commit, so a committed revision's namespace is always findable by consumers and jobs.
     await this.#enterInDirectory(revision.namespace);
     try {

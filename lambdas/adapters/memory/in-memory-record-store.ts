@@ -4,7 +4,12 @@ import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/name
 import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
 import { RevisionConflictError } from '../../core/records/record.errors.ts';
 import type { Page, PageRequest, RecordRevision } from '../../core/records/record.schema.ts';
-import { assertJournalWrittenOnce, type OutboxEntry, type RecordStore } from '../../core/records/record-store.port.ts';
+import {
+  type AppendOptions,
+  assertJournalWrittenOnce,
+  type OutboxEntry,
+  type RecordStore,
+} from '../../core/records/record-store.port.ts';
 import type { Clock } from '../../core/time/clock.ts';
 
 const revisionKey = (namespaceKey: string, id: string, revision: number): string =>
@@ -27,8 +32,9 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
     this.#clock = options.clock;
   }
 
-  async append(revision: RecordRevision, event: RecordEvent): Promise<void> {
+  async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
     assertJournalWrittenOnce(revision, isJournalKind(revision.namespace.kind));
+    if (options.after) await options.after;
     const key = revisionKey(revision.namespace.key, revision.id, revision.revision);
     if (this.#revisions.has(key)) throw new RevisionConflictError();
     const stored = Object.freeze(structuredCloneRevision(revision));

@@ -102,6 +102,14 @@ const CORRECTION_SESSION = `${RESERVED_SESSION_PREFIX}correction`;
  * the merges of one belief queue up rather than race (see `KeyedQueue`); the bounded, jittered retries are
  * for writers in other processes.
  */
+export interface LearnOptions {
+  /**
+   * The commit of the event the observation names, when it is still being written: the merges are computed
+   * and encrypted meanwhile, and written only once it has committed (nothing cites an event never stored).
+   */
+  readonly eventCommitted?: Promise<void> | undefined;
+}
+
 export class BeliefsService {
   readonly #deps: BeliefsServiceDependencies;
   readonly #backoff: (attempt: number) => Promise<void>;
@@ -120,7 +128,12 @@ export class BeliefsService {
    * distinct beliefs merge side by side. A belief the principal forgot after the observation was made (a
    * replayed request) learns nothing from it.
    */
-  async learn(scope: Scope, candidates: readonly CandidateRule[], observation: RuleObservation): Promise<LearnResult> {
+  async learn(
+    scope: Scope,
+    candidates: readonly CandidateRule[],
+    observation: RuleObservation,
+    options: LearnOptions = {},
+  ): Promise<LearnResult> {
     const withheld: WithheldCandidate[] = [];
     const byBelief = new Map<string, { namespace: Namespace; id: string; candidates: CandidateRule[] }>();
     for (const candidate of candidates) {
@@ -138,7 +151,7 @@ export class BeliefsService {
     }
     const touched = await Promise.all(
       [...byBelief].map(([queueKey, group]) =>
-        this.#queue.run(queueKey, () => this.#mergeRetrying(scope, group, observation)),
+        this.#queue.run(queueKey, () => this.#mergeRetrying(scope, group, observation, options)),
       ),
     );
     return { touched: touched.filter((view): view is BeliefView => view !== undefined), withheld };
@@ -297,6 +310,7 @@ export class BeliefsService {
     scope: Scope,
     target: { namespace: Namespace; id: string; candidates: readonly CandidateRule[] },
     observation: RuleObservation,
+    options: LearnOptions,
   ): Promise<BeliefView | undefined> {
     const { namespace, id } = target;
     const agent = target.candidates[0]?.agent;
@@ -346,6 +360,7 @@ export class BeliefsService {
         await this.#deps.store.append(
           revision,
           recordEventOf(revision, live ? 'record.revised' : 'record.created', this.#deps.ids.next()),
+          { after: options.eventCommitted },
         );
         this.#written.set(cacheKey, { revision, belief: evaluated }, now);
         return this.#viewOf(revision, evaluated);

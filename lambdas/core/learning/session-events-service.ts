@@ -30,10 +30,11 @@ export interface SessionEventsDependencies {
 }
 
 /**
- * Short-term memory and the way into long-term memory. An event is stored first (encrypted, expiring, in the
- * session's own namespace; it may hold anything the principal said), then drafted into candidate rules by the
- * deterministic extractors and merged into beliefs inside the same request. Only screened candidates cross:
- * nothing personal or secret derived from an event reaches a belief.
+ * Short-term memory and the way into long-term memory. An event is stored (encrypted, expiring, in the
+ * session's own namespace; it may hold anything the principal said) and drafted into candidate rules by the
+ * deterministic extractors, merged into beliefs inside the same request: the merges are prepared while the
+ * event is written and committed only after it, so a belief never cites an event that was not stored. Only
+ * screened candidates cross: nothing personal or secret derived from an event reaches a belief.
  *
  * Retrying an append with the same Idempotency-Key stores nothing twice and merges nothing twice (a belief
  * remembers the events folded into it), so a request that failed after its event was stored is safe to retry.
@@ -54,13 +55,22 @@ export class SessionEventsService {
     // A signal is the harness asking for a long-term write: one that holds what long-term memory may not is
     // refused whole, before anything is stored.
     if (input.type === 'signal') await this.#refuseSensitiveSignal(scope, input);
-    const { record, replayed } = await this.#deps.events.create(scope, { session }, input, idempotency);
-    const learned = await this.#deps.beliefs.learn(scope, draftCandidates(input), {
-      eventId: record.id,
-      session,
-      at: record.createdAt,
-    });
-    return { event: record, replayed, beliefs: learned.touched, withheld: learned.withheld };
+    const candidates = draftCandidates(input);
+    // The beliefs are merged while the event is being written, and written once it has committed.
+    const { record, replayed, dependent } = await this.#deps.events.createWith(
+      scope,
+      { session },
+      input,
+      idempotency,
+      (event, eventCommitted) =>
+        this.#deps.beliefs.learn(
+          scope,
+          candidates,
+          { eventId: event.id, session, at: event.createdAt },
+          { eventCommitted },
+        ),
+    );
+    return { event: record, replayed, beliefs: dependent.touched, withheld: dependent.withheld };
   }
 
   /** Newest first: what the session said last is what a harness usually wants back. */

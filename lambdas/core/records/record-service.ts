@@ -13,6 +13,7 @@ import {
   IdempotencyKeyReusedError,
   PreconditionFailedError,
   PreconditionRequiredError,
+  RecordNotCommittedError,
   RevisionConflictError,
 } from './record.errors.ts';
 import type { Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
@@ -46,6 +47,13 @@ export interface CreateResult<Content> {
   readonly record: RecordView<Content>;
   /** True when an Idempotency-Key replay returned the record the first request created. */
   readonly replayed: boolean;
+}
+
+interface PreparedCreate {
+  readonly namespace: Namespace;
+  readonly first: RecordRevision;
+  readonly replayed: boolean;
+  readonly idempotencyKey: string | undefined;
 }
 
 export interface RecordKind<Content> {
@@ -92,6 +100,55 @@ export class RecordService<Content> {
     content: Content,
     idempotency?: IdempotencyRequest,
   ): Promise<CreateResult<Content>> {
+    return (await this.#commitCreate(await this.#prepareCreate(scope, narrowing, content, idempotency))).result;
+  }
+
+  /**
+   * Creates the record and runs `dependent` beside the write, handing it the record as it is being committed
+   * and a promise of that commit: work that refers to the record (a belief citing the event that taught it)
+   * is prepared while the record is written, and its own writes wait for the commit (`AppendOptions.after`),
+   * so nothing refers to a record that was never stored. `committed` rejects when this request's write did
+   * not commit; an Idempotency-Key replay runs `dependent` afterwards, on the record as first committed.
+   */
+  async createWith<T>(
+    scope: Scope,
+    narrowing: Narrowing,
+    content: Content,
+    idempotency: IdempotencyRequest | undefined,
+    dependent: (record: RecordView<Content>, committed: Promise<void>) => Promise<T>,
+  ): Promise<CreateResult<Content> & { readonly dependent: T }> {
+    const prepared = await this.#prepareCreate(scope, narrowing, content, idempotency);
+    if (prepared.replayed) {
+      const { result } = await this.#commitCreate(prepared);
+      return { ...result, dependent: await dependent(result.record, Promise.resolve()) };
+    }
+    const committing = this.#commitCreate(prepared);
+    const committed = committing.then(
+      ({ ownWrite }) => {
+        if (!ownWrite) throw new RecordNotCommittedError();
+      },
+      (error: unknown) => {
+        throw new RecordNotCommittedError({ cause: error });
+      },
+    );
+    // Dependent work that writes nothing never awaits it; its rejection is still answered below.
+    committed.catch(() => undefined);
+    const [write, work] = await Promise.allSettled([committing, dependent(this.#view(prepared.first), committed)]);
+    if (write.status === 'rejected') throw write.reason;
+    // A concurrent replay committed the record first: the dependent work wrote nothing; do it on that record.
+    if (!write.value.ownWrite) {
+      return { ...write.value.result, dependent: await dependent(write.value.result.record, Promise.resolve()) };
+    }
+    if (work.status === 'rejected') throw work.reason;
+    return { ...write.value.result, dependent: work.value };
+  }
+
+  async #prepareCreate(
+    scope: Scope,
+    narrowing: Narrowing,
+    content: Content,
+    idempotency: IdempotencyRequest | undefined,
+  ): Promise<PreparedCreate> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     let id = this.#deps.ids.next();
     let replayed = false;
@@ -121,16 +178,22 @@ export class RecordService<Content> {
       updatedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.#kind.horizonDays(narrowing, parsed) * DAY_MS).toISOString(),
     };
+    return { namespace, first, replayed, idempotencyKey: idempotency?.key };
+  }
+
+  /** `ownWrite`: this request's revision 1 is the one stored (not a replay's, nor a concurrent attempt's). */
+  async #commitCreate(prepared: PreparedCreate): Promise<{ result: CreateResult<Content>; ownWrite: boolean }> {
+    const { namespace, first, replayed, idempotencyKey } = prepared;
     try {
-      await this.#deps.store.append(first, this.#event(first, 'record.created', idempotency?.key));
-      return { record: this.#view(first), replayed };
+      await this.#deps.store.append(first, this.#event(first, 'record.created', idempotencyKey));
+      return { result: { record: this.#view(first), replayed }, ownWrite: true };
     } catch (error) {
       // Under an Idempotency-Key the record id belongs to the key: whoever of the first attempt and its replays
       // committed revision 1, every one of them answers with it.
-      if (!(error instanceof RevisionConflictError) || !idempotency) throw error;
-      const committed = await this.#deps.store.getRevision(namespace, id, 1);
+      if (!(error instanceof RevisionConflictError) || idempotencyKey === undefined) throw error;
+      const committed = await this.#deps.store.getRevision(namespace, first.id, 1);
       if (!committed) throw new NotFoundError({ cause: error });
-      return { record: this.#view(committed), replayed };
+      return { result: { record: this.#view(committed), replayed }, ownWrite: false };
     }
   }
 

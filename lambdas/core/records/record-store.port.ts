@@ -8,6 +8,15 @@ export interface OutboxEntry {
   readonly marker: string;
 }
 
+export interface AppendOptions {
+  /**
+   * The write is sent only once this has resolved; the content is prepared (encrypted) meanwhile. When it
+   * rejects, nothing is written and `append` rejects with its reason. For a write that refers to another
+   * one still in flight (a belief citing the event that taught it).
+   */
+  readonly after?: Promise<unknown> | undefined;
+}
+
 /**
  * Append-only storage of record revisions. Implementations use single-item conditional writes, queries and
  * batch reads only, re-verify that everything they return lies in the namespace asked for (refusing and
@@ -22,7 +31,7 @@ export interface RecordStore {
    * number does not exist yet for the record (else RevisionConflictError), marked for the outbox with
    * `event`; then moves the head projection forward (journal kinds: revision 1 only, no projection).
    */
-  append(revision: RecordRevision, event: RecordEvent): Promise<void>;
+  append(revision: RecordRevision, event: RecordEvent, options?: AppendOptions): Promise<void>;
 
   /** The greatest revision of the record (tombstones included), or undefined when absent or expired. */
   getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined>;

@@ -9,6 +9,18 @@ export class RevisionConflictError extends DomainError {
   }
 }
 
+/**
+ * The write that work was waiting on (`AppendOptions.after`) did not commit this request's revision, so the
+ * work wrote nothing. Never reaches a caller: whoever made the work redoes or abandons it.
+ */
+export class RecordNotCommittedError extends DomainError {
+  readonly code = 'record.not_committed';
+
+  constructor(options?: ErrorOptions) {
+    super('The record this write refers to was not committed by this request', options);
+  }
+}
+
 /** An update or delete without If-Match: the caller must say which revision it read. */
 export class PreconditionRequiredError extends DomainError {
   readonly code = 'record.precondition_required';
