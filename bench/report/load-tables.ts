@@ -211,7 +211,7 @@ export const COST_MEASUREMENT_NOTE =
 export const LAMBDA_DURATION_NOTE =
   'Lambda duration is the local handler p50 measured one request at a time (a Lambda sandbox serves one request at a time, so ' +
   'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
-  'an embedded engine over loopback and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
+  'an embedded engine on another thread of the same process and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
   'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.';
 
 export const KMS_CACHE_NOTE =

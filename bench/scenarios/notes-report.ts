@@ -171,7 +171,7 @@ const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult |
         .join(', ')}.`,
       '',
       `Local mode only: the local gateway and JWT verification (${percent(share(breakdown.byComponent.gateway))}), ${engineNote}, ` +
-        'and part of the Node runtime share (HTTP to and from the engine over loopback) have no counterpart inside a Lambda function: in AWS, ' +
+        'and the messages to and from the engine thread have no counterpart inside a Lambda function: in AWS, ' +
         'API Gateway verifies the token, DynamoDB is a remote service, and each sandbox serves one request at a time instead of sharing an event loop.',
     );
   }

@@ -9,8 +9,9 @@ export interface EmbeddedDynamoDb {
 }
 
 /**
- * The embedded DynamoDB-compatible engine (dynalite) on a loopback port, on a worker thread of its own:
- * persisted under `path`, or in memory when no path is given (tests).
+ * The embedded DynamoDB-compatible engine (dynalite) on a worker thread of its own, reached over the worker's
+ * message channel (`requestHandler`) and on a loopback port: persisted under `path`, or in memory when no
+ * path is given (tests).
  */
 export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDynamoDb> => {
   const worker = new Worker(new URL('./embedded-dynamodb.worker.ts', import.meta.url), { workerData: { path } });
