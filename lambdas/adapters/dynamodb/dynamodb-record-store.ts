@@ -89,6 +89,8 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
     const journal = isJournalKind(revision.namespace.kind);
     assertJournalWrittenOnce(revision, journal);
+    // Awaited once the item is ready; until then a rejection must not count as unhandled.
+    options.after?.catch(() => undefined);
     const item = await this.#toItem(revision, revisionSortKey(revision.id, revision.revision));
     item.outboxShard = { S: outboxShardOf(revision.id) };
     item.outboxAt = { S: `${event.occurred_at}#${event.event_id}` };
