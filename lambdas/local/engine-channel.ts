@@ -28,7 +28,8 @@ export const BACKGROUND_IN_FLIGHT = 4;
  *
  * In AWS the outbox relay and the event consumers are Lambdas of their own, with DynamoDB capacity of their
  * own; here they share one engine thread with the requests. Work started under `inBackground` is therefore
- * let through one request at a time, so a burst of relay writes never queues ahead of a request's reads.
+ * let through a few requests at a time (`BACKGROUND_IN_FLIGHT`), so a burst of relay writes never queues
+ * ahead of a request's reads.
  */
 export class EngineChannelHandler implements RequestHandler<HttpRequest, HttpResponse, HttpHandlerOptions> {
   readonly metadata = { handlerProtocol: 'http/1.1' };
@@ -51,7 +52,7 @@ export class EngineChannelHandler implements RequestHandler<HttpRequest, HttpRes
     port.unref();
   }
 
-  /** Runs `work` with its storage requests marked as background: they reach the engine one at a time. */
+  /** Runs `work` with its storage requests marked as background: they reach the engine a few at a time. */
   inBackground<T>(work: () => Promise<T>): Promise<T> {
     return this.#background.run(true, work);
   }

@@ -325,12 +325,13 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     // a lower bound of the projected one, and enough for the head consumer's usual question.
     const projectedHere = this.#projectedHere.get(`${namespace.key}\u0000${id}`);
     if (projectedHere !== undefined) return projectedHere;
-    if (isJournalKind(namespace.kind)) return (await this.getRevision(namespace, id, 1)) ? 1 : undefined;
+    // A journal record's one revision is its head.
+    const sortKey = isJournalKind(namespace.kind) ? revisionSortKey(id, 1) : headSortKey(id);
     const output = await this.#send('GetItem', () =>
       this.#client.send(
         new GetItemCommand({
           TableName: this.#table,
-          Key: { pk: { S: namespace.key }, sk: { S: headSortKey(id) } },
+          Key: { pk: { S: namespace.key }, sk: { S: sortKey } },
           ProjectionExpression: 'revision',
           ConsistentRead: true,
           ReturnConsumedCapacity: 'TOTAL',
