@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
+import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import { startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
 
@@ -64,6 +65,23 @@ describe.each(['channel', 'http'] as const)('the embedded engine over %s', (tran
       }),
     );
     expect(page.Items?.map((item) => item.body?.S)).toEqual(Array.from({ length: 40 }, (_, index) => `v${index}`));
+  });
+});
+
+describe('Function: ensureMemoryTable', () => {
+  it('returns only once the new table answers (the engine refuses requests while it is still creating one)', async () => {
+    const engine = await startEmbeddedDynamoDb();
+    const client = localDynamoDbClient(engine);
+    try {
+      for (let attempt = 0; attempt < 10; attempt++) {
+        const tableName = `memory-fresh-${attempt}`;
+        await ensureMemoryTable(client, tableName);
+        await client.send(new PutItemCommand({ TableName: tableName, Item: { pk: { S: 'p' }, sk: { S: 's' } } }));
+      }
+    } finally {
+      client.destroy();
+      await engine.close();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   CreateTableCommand,
   type CreateTableCommandInput,
+  DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
 } from '@aws-sdk/client-dynamodb';
@@ -48,12 +49,24 @@ export const createMemoryTableInput = (tableName: string): CreateTableCommandInp
   ],
 });
 
-/** Creates the table on the local engine if it is not there yet (the first local start). */
+const TABLE_ACTIVE_TIMEOUT_MS = 10_000;
+
+/**
+ * Creates the table on the local engine if it is not there yet (the first local start), and returns once it
+ * is ACTIVE: the engine answers "not found" to requests on a table it is still creating.
+ */
 export const ensureMemoryTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {
   try {
     await client.send(new CreateTableCommand(createMemoryTableInput(tableName)));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+  }
+  const deadline = Date.now() + TABLE_ACTIVE_TIMEOUT_MS;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`The table ${tableName} did not become active`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
 
