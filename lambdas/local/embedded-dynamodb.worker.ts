@@ -42,15 +42,15 @@ class ChannelResponse {
   statusCode = 200;
   contentType: string | undefined;
   readonly #headers: Record<string, string> = {};
-  readonly #reply: (message: EngineReply) => void;
-  constructor(reply: (message: EngineReply) => void) {
+  readonly #reply: (message: Omit<EngineReply, 'id'>) => void;
+  constructor(reply: (message: Omit<EngineReply, 'id'>) => void) {
     this.#reply = reply;
   }
   setHeader(name: string, value: string | number): void {
     this.#headers[name.toLowerCase()] = String(value);
   }
   end(body?: string): void {
-    this.#reply({ id: 0, statusCode: this.statusCode, headers: this.#headers, body: encoder.encode(body ?? '') });
+    this.#reply({ statusCode: this.statusCode, headers: this.#headers, body: encoder.encode(body ?? '') });
   }
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredSignal as declared } from '../support/learning-events.ts';
-import { LocalApi } from '../support/local-api.ts';
+import { LocalApi, tokenLookup } from '../support/local-api.ts';
 
 type GuardrailBody = {
   key: string;
@@ -48,11 +48,7 @@ type AuditEntry = {
 describe('API: guardrails over real HTTP', () => {
   let api: LocalApi;
   const tokens: Record<string, string> = {};
-  const token = (name: string): string => {
-    const found = tokens[name];
-    if (found === undefined) throw new Error(`no token named ${name}`);
-    return found;
-  };
+  const token = tokenLookup(tokens);
 
   beforeAll(async () => {
     api = await LocalApi.start();

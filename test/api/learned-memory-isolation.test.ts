@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declaredSignal as declared } from '../support/learning-events.ts';
-import { LocalApi } from '../support/local-api.ts';
+import { LocalApi, tokenLookup } from '../support/local-api.ts';
 
 type Belief = {
   id: string;
@@ -29,11 +29,7 @@ const CODER_VALUE = 'zz-alice-style-functional';
 describe('API: isolation of learned memory across tenants, principals and agents', () => {
   let api: LocalApi;
   const tokens: Record<string, string> = {};
-  const token = (name: string): string => {
-    const found = tokens[name];
-    if (found === undefined) throw new Error(`no token named ${name}`);
-    return found;
-  };
+  const token = tokenLookup(tokens);
   let profile: Belief;
   let coder: Belief;
 

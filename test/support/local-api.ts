@@ -105,3 +105,12 @@ export const eventually = async <T>(check: () => Promise<T | undefined>, timeout
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 };
+
+/** Looks up a token the test minted under a name; a name never minted is a mistake in the test, said at once. */
+export const tokenLookup =
+  (tokens: Readonly<Record<string, string>>) =>
+  (name: string): string => {
+    const found = tokens[name];
+    if (found === undefined) throw new Error(`no token named ${name}`);
+    return found;
+  };
