@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { assembleBackend, type Backend } from '../core/backend.ts';
 import { systemClock } from '../core/time/clock.ts';
 import { createUlidGenerator } from '../core/time/ids.ts';
+import { AWS_CLIENT_DEFAULTS } from './aws-client-defaults.ts';
 import { SsmConfigProvider, type SsmParameterClient } from './config/ssm-config-provider.ts';
 import { CachingContentCipher } from './crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from './crypto/encryption-sdk-cipher.ts';
@@ -65,10 +66,10 @@ export const createAwsBackend = async (
   const metrics = new EmfMetrics({ namespace: 'MemoryHub', stage: environment.MEMORY_HUB_STAGE });
   const config = await SsmConfigProvider.load({
     parameterName: environment.MEMORY_HUB_CONFIG_PARAMETER,
-    client: options.ssm ?? new SSMClient({ maxAttempts: 3 }),
+    client: options.ssm ?? new SSMClient({ ...AWS_CLIENT_DEFAULTS }),
     metrics,
   });
-  const client = new DynamoDBClient({ maxAttempts: 3 });
+  const client = new DynamoDBClient({ ...AWS_CLIENT_DEFAULTS });
   const keys = new NodeCachingMaterialsManager({
     backingMaterials: new KmsKeyringNode({ generatorKeyId: environment.MEMORY_HUB_KEY_ARN }),
     cache: getLocalCryptographicMaterialsCache(1000),
@@ -88,14 +89,14 @@ export const createAwsBackend = async (
     publisher: () =>
       environment.MEMORY_HUB_EVENT_BUS_NAME
         ? new EventBridgePublisher({
-            client: new EventBridgeClient({ maxAttempts: 3 }),
+            client: new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS }),
             busName: environment.MEMORY_HUB_EVENT_BUS_NAME,
           })
         : // A function not wired to the bus publishes nothing; its events stay in the outbox for the relay.
           { publish: async (events) => ({ failed: events }) },
     workflowStarter: () =>
       new StepFunctionsStarter({
-        client: new SFNClient({ maxAttempts: 3 }),
+        client: new SFNClient({ ...AWS_CLIENT_DEFAULTS }),
         stateMachines: environment.MEMORY_HUB_STATE_MACHINES,
       }),
   });

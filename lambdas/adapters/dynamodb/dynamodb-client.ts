@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from '@smithy/types';
+import { AWS_CLIENT_DEFAULTS } from '../aws-client-defaults.ts';
 
 /** Where the embedded engine answers: its loopback URL, and an in-process transport when it offers one. */
 export interface LocalDynamoDbEngine {
@@ -16,6 +17,6 @@ export const localDynamoDbClient = (engine: LocalDynamoDbEngine): DynamoDBClient
     endpoint: engine.endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 3,
+    ...AWS_CLIENT_DEFAULTS,
     ...(engine.requestHandler && { requestHandler: engine.requestHandler }),
   });
