@@ -10,7 +10,7 @@ export interface EmbeddedDynamoDb {
 
 /**
  * The embedded DynamoDB-compatible engine (dynalite) on a worker thread of its own, reached over the worker's
- * message channel (`requestHandler`) and on a loopback port: persisted under `path`, or in memory when no
+ * message channel (`requestHandler`) and on a loopback port: journaled in the folder `path`, or in memory when no
  * path is given (tests).
  */
 export const startEmbeddedDynamoDb = async (path?: string): Promise<EmbeddedDynamoDb> => {
