@@ -23,7 +23,7 @@ interface CpuProfile {
 
 export const COMPONENTS = {
   encryption: 'AWS Encryption SDK (`@aws-crypto/*`, its streams and ASN.1)',
-  engine: 'Embedded DynamoDB engine (dynalite, LevelDB)',
+  engine: 'Embedded DynamoDB engine (dynalite in memory, its worker and journal)',
   sdk: 'AWS SDK DynamoDB client (`@aws-sdk/*`, `@smithy/*`)',
   gateway: 'Local gateway and JWT verification (`lambdas/local`, aws-jwt-verify)',
   service: 'Handlers, validation and core (`lambdas/*`, zod, middy)',
@@ -52,6 +52,7 @@ const componentOfUrl = (url: string): Component => {
     if (SERVICE.test(packageName)) return 'service';
     return 'other';
   }
+  if (/\/lambdas\/local\/(embedded-dynamodb\.worker|engine-journal|engine-change-gate)\.ts/.test(url)) return 'engine';
   if (url.includes('/lambdas/local/') || url.includes('/bin/')) return 'gateway';
   if (url.includes('/lambdas/')) return 'service';
   return 'other';

@@ -5,17 +5,26 @@
  *
  * The engine listens on a loopback port (for tools and anything else that speaks HTTP) and also takes
  * requests over the worker's message channel: the server's SDK client hands each signed request here as it
- * would hand it to a socket, without HTTP framing and parsing on either side (see engine-channel.ts).
+ * would hand it to a socket, without HTTP framing and parsing on either side (see engine-channel.ts). Both
+ * ways pass the same admission (ChangeGate) and the same journal.
  */
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
+import { ChangeGate } from './engine-change-gate.ts';
 import type { EngineReply, EngineRequest } from './engine-channel.ts';
-import { type EngineDispatch, EngineJournal, isChange, writeSnapshot } from './engine-journal.ts';
+import {
+  changeKindOf,
+  type EngineDispatch,
+  EngineJournal,
+  isTableLifecycle,
+  settleTables,
+  writeSnapshot,
+} from './engine-journal.ts';
 
 /** Where the engine keeps its journal; none: in memory only (tests). */
 const { path } = workerData as { path?: string };
@@ -26,7 +35,7 @@ const LEGACY_LEVELDB_FOLDER = 'legacy-leveldb';
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
-/** The engine's request listener, taken off its HTTP server so every request can pass the journal first. */
+/** The engine's request listener, taken off its HTTP server so every request passes admission first. */
 const takeListener = (engine: Server): RequestListener => {
   const [listener] = engine.listeners('request') as RequestListener[];
   if (!listener) throw new Error('the embedded engine has no request listener');
@@ -36,7 +45,14 @@ const takeListener = (engine: Server): RequestListener => {
 
 const server = dynalite(ENGINE_OPTIONS);
 const engineListener = takeListener(server);
+const gate = new ChangeGate();
 let journal: EngineJournal | undefined;
+/**
+ * Set once a change could not be journaled, or the engine is closing. From then on every request is refused,
+ * reads included: nobody may read a change that the disk does not hold.
+ */
+let refusal: string | undefined;
+let compacting = false;
 
 /** The parts of an incoming request the engine reads: method, url, headers and the body as events. */
 class ChannelRequest extends EventEmitter {
@@ -71,12 +87,65 @@ class ChannelResponse {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A change the engine has applied is journaled before its answer leaves: an answered write is on disk. */
-const journalIfChange = (target: string | undefined, statusCode: number, body: () => string): void => {
-  if (journal && statusCode === 200 && target?.includes('.') && isChange(target)) journal.record(target, body());
+/** An answer the SDK reads as DynamoDB's own InternalServerError (retryable; nothing is claimed done). */
+const refusalBody = (reason: string) =>
+  JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: reason });
+
+/** One request, whichever way it came: the engine runs it and answers through `answer`. */
+interface Exchange {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+  /**
+   * Hands the request to the engine. `beforeAnswer` runs with the engine's status just before the answer
+   * leaves; if it throws, a 500 is sent instead of the engine's answer.
+   */
+  run(beforeAnswer: (statusCode: number) => void): void;
+  refuse(reason: string): void;
+}
+
+/** Admits a request, lets the engine run it, and journals it if it changed something. */
+const serve = async (exchange: Exchange): Promise<void> => {
+  if (refusal) return exchange.refuse(refusal);
+  const target = exchange.headers['x-amz-target'];
+  const kind = changeKindOf(exchange.method, target, exchange.body.length);
+  const log = journal;
+  if (kind === 'read' || !log || !target) return exchange.run(() => {});
+  const exclusive = kind === 'exclusive';
+  await gate.enter(exclusive);
+  try {
+    if (refusal) return exchange.refuse(refusal);
+    await new Promise<void>((answered) =>
+      exchange.run((statusCode) => {
+        answered();
+        if (statusCode !== 200) return;
+        try {
+          log.record(target, exchange.body.toString('utf8'));
+        } catch (error) {
+          refusal = `The embedded engine could not write its journal (${(error as Error).message}); restart the server`;
+          throw error;
+        }
+      }),
+    );
+    // As on replay: the next change finds the table settled, whatever timer the engine finishes it on.
+    if (isTableLifecycle(target)) await settleTables(dispatchTo(engineListener));
+  } finally {
+    gate.leave(exclusive);
+  }
+  if (log.wantsCompaction && !compacting) {
+    compacting = true;
+    gate
+      .exclusively(() => log.compact())
+      .catch((error: Error) => {
+        refusal = `The embedded engine could not rewrite its journal (${error.message}); restart the server`;
+      })
+      .finally(() => {
+        compacting = false;
+      });
+  }
 };
 
-/** Hands one request to an engine listener in-process (replay, snapshots, the migration). */
+/** Hands one request to an engine listener in-process, past admission (replay, snapshots, the migration). */
 const dispatchTo =
   (listener: RequestListener): EngineDispatch =>
   (target, body) =>
@@ -97,52 +166,109 @@ const dispatchTo =
       request.emit('end');
     });
 
+/** Runs `request` through the engine with `response`, emitting the body the exchange already holds. */
+const runEngine = (request: ChannelRequest, response: unknown, body: Buffer): void => {
+  engineListener(request as unknown as IncomingMessage, response as ServerResponse);
+  if (body.length > 0) request.emit('data', body);
+  request.emit('end');
+};
+
 const serveOver = (port: MessagePort): void => {
   port.on('message', (message: EngineRequest) => {
-    const request = new ChannelRequest(message.method, message.url, message.headers);
     const body =
       typeof message.body === 'string'
         ? Buffer.from(message.body)
         : Buffer.from(message.body.buffer, message.body.byteOffset, message.body.byteLength);
-    const response = new ChannelResponse((reply) => {
-      journalIfChange(message.headers['x-amz-target'], reply.statusCode, () => body.toString('utf8'));
-      // The reply's bytes are moved to the server thread, not copied.
+    // The reply's bytes are moved to the server thread, not copied.
+    const send = (reply: Omit<EngineReply, 'id'>) =>
       port.postMessage({ ...reply, id: message.id }, [reply.body.buffer as ArrayBuffer]);
-    });
-    engineListener(request as unknown as IncomingMessage, response as unknown as ServerResponse);
-    if (body.length > 0) request.emit('data', body);
-    request.emit('end');
+    const refuse = (reason: string) =>
+      send({
+        statusCode: 500,
+        headers: { 'content-type': 'application/x-amz-json-1.0' },
+        body: encoder.encode(refusalBody(reason)),
+      });
+    serve({
+      method: message.method,
+      headers: message.headers,
+      body,
+      run: (beforeAnswer) =>
+        runEngine(
+          new ChannelRequest(message.method, message.url, message.headers),
+          new ChannelResponse((reply) => {
+            try {
+              beforeAnswer(reply.statusCode);
+            } catch {
+              return refuse(refusal ?? 'The embedded engine could not record the change');
+            }
+            send(reply);
+          }),
+          body,
+        ),
+      refuse,
+    }).catch((error: Error) => refuse(`The embedded engine failed: ${error.message}`));
   });
 };
 
-/** Requests over the loopback port (other tools) pass the journal too. */
+/** Requests over the loopback port (other tools): the body is read whole, then the request is served. */
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
   const chunks: Buffer[] = [];
   request.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
-  response.end = ((...args: unknown[]) => {
-    const target = request.headers['x-amz-target'];
-    journalIfChange(typeof target === 'string' ? target : undefined, response.statusCode, () =>
-      Buffer.concat(chunks).toString('utf8'),
-    );
-    return end(...args);
-  }) as ServerResponse['end'];
-  engineListener(request, response);
+  request.on('end', () => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    const method = request.method ?? 'GET';
+    const refuse = (reason: string) => {
+      const body = refusalBody(reason);
+      response.writeHead(500, {
+        'Content-Type': 'application/x-amz-json-1.0',
+        'Content-Length': Buffer.byteLength(body),
+      });
+      response.end(body);
+    };
+    serve({
+      method,
+      headers,
+      body: Buffer.concat(chunks),
+      run: (beforeAnswer) => {
+        const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
+        response.end = ((...args: unknown[]) => {
+          try {
+            beforeAnswer(response.statusCode);
+          } catch {
+            response.end = end as ServerResponse['end'];
+            for (const name of response.getHeaderNames()) response.removeHeader(name);
+            return refuse(refusal ?? 'The embedded engine could not record the change');
+          }
+          return end(...args);
+        }) as ServerResponse['end'];
+        runEngine(new ChannelRequest(method, request.url ?? '/', headers), response, Buffer.concat(chunks));
+      },
+      refuse,
+    }).catch((error: Error) => {
+      if (!response.headersSent) refuse(`The embedded engine failed: ${error.message}`);
+    });
+  });
 });
 
-/**
- * A data folder written by an earlier version holds a LevelDB store: its tables and items are copied into a
- * journal, and its files are moved aside (kept, not deleted).
- */
-const moveLevelDbIntoJournal = async (folder: string, file: string): Promise<void> => {
+/** The earlier version's LevelDB store in `folder`, copied into a journal at `file`. */
+const copyLevelDbIntoJournal = async (folder: string, file: string): Promise<void> => {
   const legacy = dynalite({ ...ENGINE_OPTIONS, path: folder });
-  await writeSnapshot(file, dispatchTo(takeListener(legacy)));
-  // dynalite closes its store only with its HTTP server, so that one listens for a moment.
-  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
-  await new Promise<void>((resolve, reject) => legacy.close((error?: Error) => (error ? reject(error) : resolve())));
-  mkdirSync(join(folder, LEGACY_LEVELDB_FOLDER));
+  try {
+    await writeSnapshot(file, dispatchTo(takeListener(legacy)));
+  } finally {
+    // dynalite closes its store only with its HTTP server, so that one listens for a moment.
+    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
+    await new Promise<void>((resolve) => legacy.close(() => resolve()));
+  }
+};
+
+/** Once the copied journal has replayed, the LevelDB files are moved aside: kept, not deleted. */
+const moveLevelDbAside = (folder: string): void => {
+  mkdirSync(join(folder, LEGACY_LEVELDB_FOLDER), { recursive: true });
   for (const name of readdirSync(folder)) {
-    if (name !== JOURNAL_FILE && name !== LEGACY_LEVELDB_FOLDER)
+    if (!name.startsWith(JOURNAL_FILE) && name !== LEGACY_LEVELDB_FOLDER)
       renameSync(join(folder, name), join(folder, LEGACY_LEVELDB_FOLDER, name));
   }
 };
@@ -151,8 +277,16 @@ const start = async (): Promise<void> => {
   if (path) {
     mkdirSync(path, { recursive: true });
     const file = join(path, JOURNAL_FILE);
-    if (!existsSync(file) && existsSync(join(path, 'CURRENT'))) await moveLevelDbIntoJournal(path, file);
-    journal = await EngineJournal.open(file, dispatchTo(engineListener));
+    const fromLevelDb = !existsSync(file) && existsSync(join(path, 'CURRENT'));
+    if (fromLevelDb) await copyLevelDbIntoJournal(path, file);
+    try {
+      journal = await EngineJournal.open(file, dispatchTo(engineListener));
+    } catch (error) {
+      // A copy that does not replay is dropped: the LevelDB store stays where it was, for the next attempt.
+      if (fromLevelDb) rmSync(file, { force: true });
+      throw error;
+    }
+    if (fromLevelDb) moveLevelDbAside(path);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -167,9 +301,13 @@ start().then(
 
 parentPort?.on('message', (message: { type: string; port?: MessagePort }) => {
   if (message.type === 'channel' && message.port) serveOver(message.port);
-  if (message.type === 'close')
-    server.close(() => {
-      journal?.close();
-      parentPort?.postMessage({ type: 'closed' });
-    });
+  if (message.type === 'close') {
+    // Changes already admitted are answered and journaled; anything later is refused.
+    void gate
+      .exclusively(async () => {
+        refusal ??= 'The embedded engine is closing';
+        journal?.close();
+      })
+      .finally(() => server.close(() => parentPort?.postMessage({ type: 'closed' })));
+  }
 });

@@ -9,11 +9,24 @@
  * default one (written to the operating system, not synced): a crash of the process loses nothing answered,
  * a crash of the machine may lose the last writes.
  *
- * Replaying is faithful because the engine answers a change only once it is applied and the journal records
- * it then: changes to one item are recorded in the order they were applied, and a condition depends only on
- * the item it guards. A change the engine refused (a failed condition, a validation error) is not recorded.
+ * Replaying is faithful because a change is recorded when the engine answers it, once applied, and the
+ * worker admits changes so that this order is the order they were applied in (see ChangeGate): single-item
+ * writes to one item are answered in the order dynalite applied them, and anything spanning items or
+ * tables runs alone. A change the engine refused (a failed condition, a validation error) is not recorded.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 
 /** The engine's answer to one request. */
 export interface EngineAnswer {
@@ -25,8 +38,9 @@ export interface EngineAnswer {
 export type EngineDispatch = (target: string, body: string) => Promise<EngineAnswer>;
 
 const HEADER = JSON.stringify({ journal: 'memory-hub-embedded-dynamodb', version: 1 });
+const API = 'DynamoDB_20120810';
 
-/** Operations that only read: everything else the engine accepts changes its tables and is journaled. */
+/** Operations that only read. */
 const READ_ONLY = new Set([
   'BatchGetItem',
   'DescribeTable',
@@ -37,48 +51,94 @@ const READ_ONLY = new Set([
   'Query',
   'Scan',
 ]);
-
+/** Changes confined to one item: dynalite locks the item and answers before the next write of it starts. */
+const SINGLE_ITEM = new Set(['PutItem', 'UpdateItem', 'DeleteItem']);
 /** Operations after which a table passes through a transitional status (CREATING, UPDATING, DELETING). */
 const TABLE_LIFECYCLE = new Set(['CreateTable', 'UpdateTable', 'DeleteTable']);
 
-export const isChange = (target: string): boolean => !READ_ONLY.has(operationOf(target));
+/**
+ * How a request changes the engine: `read` not at all (and is never recorded), `item` one item, `exclusive`
+ * several items or a table (BatchWriteItem, the table operations, tags, anything unknown). Only a POST with a
+ * body is an operation; dynalite answers a GET or an OPTIONS itself, whatever its target header says.
+ */
+export const changeKindOf = (
+  method: string,
+  target: string | undefined,
+  bodyBytes: number,
+): 'read' | 'item' | 'exclusive' => {
+  if (method !== 'POST' || !target?.startsWith(`${API}.`) || bodyBytes === 0) return 'read';
+  const operation = operationOf(target);
+  if (READ_ONLY.has(operation)) return 'read';
+  return SINGLE_ITEM.has(operation) ? 'item' : 'exclusive';
+};
+
+export const isTableLifecycle = (target: string): boolean => TABLE_LIFECYCLE.has(operationOf(target));
 
 const operationOf = (target: string): string => target.slice(target.indexOf('.') + 1);
 
 /** Rewritten at start once it holds this many more entries than the tables hold items. */
 const COMPACTION_SLACK_ENTRIES = 10_000;
+/** Rewritten while running once it has grown past this many bytes and four times its last rewritten size. */
+const COMPACTION_MIN_BYTES = 256 * 1024 * 1024;
+const READ_CHUNK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+
+export interface JournalOptions {
+  compactionSlackEntries?: number;
+  compactionMinBytes?: number;
+}
 
 export class EngineJournal {
   readonly #file: string;
+  readonly #dispatch: EngineDispatch;
+  readonly #compactionMinBytes: number;
   #fd: number | undefined;
+  #bytes = 0;
+  #bytesAfterCompaction = 0;
 
-  private constructor(file: string) {
+  private constructor(file: string, dispatch: EngineDispatch, compactionMinBytes: number) {
     this.#file = file;
+    this.#dispatch = dispatch;
+    this.#compactionMinBytes = compactionMinBytes;
   }
 
   /**
    * Replays the journal at `file` (if any) into the engine, rewrites it when it has grown well past what the
-   * tables hold, and opens it for appending. A last entry cut short by a crash is dropped; any other entry
-   * that does not read or does not replay stops the start, so a damaged journal is never silently half-read.
+   * tables hold, and opens it for appending. A last entry cut short by a crash is cut off; any other entry
+   * that does not read or does not replay stops the start, and the file is left as it was.
    */
-  static async open(
-    file: string,
-    dispatch: EngineDispatch,
-    { compactionSlackEntries = COMPACTION_SLACK_ENTRIES }: { compactionSlackEntries?: number } = {},
-  ): Promise<EngineJournal> {
-    const journal = new EngineJournal(file);
-    const replayed = existsSync(file) ? await journal.#replay(dispatch) : 0;
-    if (!existsSync(file) || replayed > (await countItems(dispatch)) + compactionSlackEntries) {
+  static async open(file: string, dispatch: EngineDispatch, options: JournalOptions = {}): Promise<EngineJournal> {
+    const journal = new EngineJournal(file, dispatch, options.compactionMinBytes ?? COMPACTION_MIN_BYTES);
+    const slack = options.compactionSlackEntries ?? COMPACTION_SLACK_ENTRIES;
+    const replayed = existsSync(file) ? await journal.#replay() : undefined;
+    if (replayed === undefined || (replayed > slack && replayed > (await countItems(dispatch)) + slack)) {
       await writeSnapshot(file, dispatch);
     }
-    journal.#fd = openSync(file, 'a');
+    journal.#openForAppending();
     return journal;
   }
 
-  /** Records a change the engine has just applied, before it is answered. */
+  /**
+   * Records a change the engine has just applied, before it is answered. Throws when the bytes could not all
+   * be written: the caller answers with an error and takes no further change (the change is in memory only).
+   */
   record(target: string, body: string): void {
     if (this.#fd === undefined) throw new Error('The engine journal is closed');
-    writeSync(this.#fd, entryLine(target, body));
+    const bytes = Buffer.from(entryLine(target, body), 'utf8');
+    for (let written = 0; written < bytes.length; ) written += writeSync(this.#fd, bytes, written);
+    this.#bytes += bytes.length;
+  }
+
+  /** Whether the journal has grown enough to be rewritten from the engine's state. */
+  get wantsCompaction(): boolean {
+    return this.#bytes > Math.max(this.#compactionMinBytes, 4 * this.#bytesAfterCompaction);
+  }
+
+  /** Rewrites the journal from the engine's state. Only while no change is in flight (the ChangeGate held). */
+  async compact(): Promise<void> {
+    await writeSnapshot(this.#file, this.#dispatch);
+    this.close();
+    this.#openForAppending();
   }
 
   close(): void {
@@ -88,40 +148,65 @@ export class EngineJournal {
     this.#fd = undefined;
   }
 
-  async #replay(dispatch: EngineDispatch): Promise<number> {
-    const text = readFileSync(this.#file, 'utf8');
-    const lines = text.split('\n');
-    // Everything after the last newline is an entry whose write was cut short: it was never answered.
-    const complete = lines.slice(0, -1);
-    if (lines.at(-1) !== '') this.#truncateTo(text.length - (lines.at(-1)?.length ?? 0));
-    if (complete[0] !== HEADER) throw new JournalError(this.#file, 1, 'it does not start with the journal header');
-    for (const [index, line] of complete.entries()) {
-      if (index === 0) continue;
-      let entry: { t?: unknown; b?: unknown };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        throw new JournalError(this.#file, index + 1, 'the entry is not JSON');
-      }
-      if (typeof entry.t !== 'string' || typeof entry.b !== 'object' || entry.b === null)
-        throw new JournalError(this.#file, index + 1, 'the entry has no operation or no request');
-      const answer = await dispatch(entry.t, JSON.stringify(entry.b));
-      if (answer.statusCode !== 200)
-        throw new JournalError(this.#file, index + 1, `the engine refused it on replay (${answer.body.slice(0, 200)})`);
-      if (TABLE_LIFECYCLE.has(operationOf(entry.t))) await settleTables(dispatch);
-    }
-    return Math.max(0, complete.length - 1);
+  #openForAppending(): void {
+    this.#fd = openSync(this.#file, 'a');
+    this.#bytes = fstatSync(this.#fd).size;
+    this.#bytesAfterCompaction = this.#bytes;
   }
 
-  #truncateTo(characters: number): void {
-    const text = readFileSync(this.#file, 'utf8').slice(0, characters);
-    const fd = openSync(this.#file, 'w');
+  /** Replays every complete entry, in chunks (a journal may be larger than a string can be). */
+  async #replay(): Promise<number> {
+    const fd = openSync(this.#file, 'r+');
     try {
-      writeSync(fd, text);
-      fsyncSync(fd);
+      const buffer = Buffer.alloc(READ_CHUNK_BYTES);
+      let pending = Buffer.alloc(0);
+      let offset = 0;
+      let line = 0;
+      for (;;) {
+        const read = readSync(fd, buffer, 0, buffer.length, offset);
+        if (read === 0) break;
+        offset += read;
+        pending =
+          pending.length > 0
+            ? Buffer.concat([pending, buffer.subarray(0, read)])
+            : Buffer.from(buffer.subarray(0, read));
+        let start = 0;
+        for (let end = pending.indexOf(NEWLINE); end !== -1; end = pending.indexOf(NEWLINE, start)) {
+          line += 1;
+          await this.#replayLine(pending.toString('utf8', start, end), line);
+          start = end + 1;
+        }
+        pending = pending.subarray(start);
+      }
+      if (line === 0) throw new JournalError(this.#file, 1, 'it does not start with the journal header');
+      if (pending.length > 0) {
+        // An entry whose write was cut short: it was never answered. Cut off, so the next entry starts clean.
+        ftruncateSync(fd, offset - pending.length);
+        fsyncSync(fd);
+      }
+      return line - 1;
     } finally {
       closeSync(fd);
     }
+  }
+
+  async #replayLine(text: string, line: number): Promise<void> {
+    if (line === 1) {
+      if (text !== HEADER) throw new JournalError(this.#file, 1, 'it does not start with the journal header');
+      return;
+    }
+    let entry: { t?: unknown; b?: unknown };
+    try {
+      entry = JSON.parse(text);
+    } catch {
+      throw new JournalError(this.#file, line, 'the entry is not JSON');
+    }
+    if (typeof entry.t !== 'string' || typeof entry.b !== 'object' || entry.b === null)
+      throw new JournalError(this.#file, line, 'the entry has no operation or no request');
+    const answer = await this.#dispatch(entry.t, JSON.stringify(entry.b));
+    if (answer.statusCode !== 200)
+      throw new JournalError(this.#file, line, `the engine refused it on replay (${answer.body.slice(0, 200)})`);
+    if (isTableLifecycle(entry.t)) await settleTables(this.#dispatch);
   }
 }
 
@@ -134,18 +219,29 @@ export class JournalError extends Error {
 
 /**
  * Writes, next to `file` and then over it, a journal that recreates what the engine holds now: each table
- * as created, then each item as put. Also how a LevelDB store of an earlier version moves to a journal.
+ * as created (and tagged), then each item as put. The journal it replaces is kept as `file.previous` until
+ * the next rewrite. Also how a LevelDB store of an earlier version moves to a journal.
  */
 export const writeSnapshot = async (file: string, dispatch: EngineDispatch): Promise<void> => {
+  await settleTables(dispatch);
   const temporary = `${file}.tmp`;
   const fd = openSync(temporary, 'w');
+  const write = (text: string) => {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+  };
   try {
-    writeSync(fd, `${HEADER}\n`);
+    write(`${HEADER}\n`);
     for (const tableName of await listTables(dispatch)) {
       const { Table: table } = (await call(dispatch, 'DescribeTable', { TableName: tableName })) as {
         Table: TableDescription;
       };
-      writeSync(fd, entryLine('DynamoDB_20120810.CreateTable', JSON.stringify(createTableInputOf(table))));
+      write(entryLine(`${API}.CreateTable`, JSON.stringify(createTableInputOf(table))));
+      const { Tags: tags = [] } = (await call(dispatch, 'ListTagsOfResource', { ResourceArn: table.TableArn })) as {
+        Tags?: unknown[];
+      };
+      if (tags.length > 0)
+        write(entryLine(`${API}.TagResource`, JSON.stringify({ ResourceArn: table.TableArn, Tags: tags })));
       let startKey: unknown;
       do {
         const page = (await call(dispatch, 'Scan', {
@@ -154,13 +250,18 @@ export const writeSnapshot = async (file: string, dispatch: EngineDispatch): Pro
           ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
         })) as { Items?: unknown[]; LastEvaluatedKey?: unknown };
         for (const item of page.Items ?? [])
-          writeSync(fd, entryLine('DynamoDB_20120810.PutItem', JSON.stringify({ TableName: tableName, Item: item })));
+          write(entryLine(`${API}.PutItem`, JSON.stringify({ TableName: tableName, Item: item })));
         startKey = page.LastEvaluatedKey;
       } while (startKey !== undefined);
     }
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+  // The journal is replaced in one step, so a crash leaves the old one or the new one, never neither.
+  if (existsSync(file)) {
+    rmSync(`${file}.previous`, { force: true });
+    linkSync(file, `${file}.previous`);
   }
   renameSync(temporary, file);
 };
@@ -170,7 +271,7 @@ const entryLine = (target: string, body: string): string =>
   `{"t":${JSON.stringify(target)},"b":${body.includes('\n') ? JSON.stringify(JSON.parse(body)) : body}}\n`;
 
 const call = async (dispatch: EngineDispatch, operation: string, input: unknown): Promise<unknown> => {
-  const answer = await dispatch(`DynamoDB_20120810.${operation}`, JSON.stringify(input));
+  const answer = await dispatch(`${API}.${operation}`, JSON.stringify(input));
   if (answer.statusCode !== 200) throw new Error(`The embedded engine refused ${operation}: ${answer.body}`);
   return JSON.parse(answer.body);
 };
@@ -207,15 +308,19 @@ const countItems = async (dispatch: EngineDispatch): Promise<number> => {
   return total;
 };
 
-/** Waits until no table is CREATING, UPDATING or DELETING (the engine finishes these on a timer). */
-const settleTables = async (dispatch: EngineDispatch): Promise<void> => {
+const SETTLE_DEADLINE_MS = 10_000;
+
+/** Waits until no table or index is CREATING, UPDATING or DELETING (the engine finishes these on a timer). */
+export const settleTables = async (dispatch: EngineDispatch): Promise<void> => {
+  const deadline = Date.now() + SETTLE_DEADLINE_MS;
   for (const tableName of await listTables(dispatch)) {
     for (;;) {
-      const answer = await dispatch('DynamoDB_20120810.DescribeTable', JSON.stringify({ TableName: tableName }));
+      const answer = await dispatch(`${API}.DescribeTable`, JSON.stringify({ TableName: tableName }));
       if (answer.statusCode !== 200) break;
       const { Table } = JSON.parse(answer.body) as { Table: TableDescription };
       const indexesActive = (Table.GlobalSecondaryIndexes ?? []).every((index) => index.IndexStatus === 'ACTIVE');
       if (Table.TableStatus === 'ACTIVE' && indexesActive) break;
+      if (Date.now() > deadline) throw new Error(`The embedded engine's table ${tableName} did not become ACTIVE`);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
@@ -236,6 +341,7 @@ interface IndexDescription {
 
 interface TableDescription {
   TableName: string;
+  TableArn: string;
   TableStatus?: string;
   AttributeDefinitions: unknown;
   KeySchema: unknown;
@@ -243,19 +349,21 @@ interface TableDescription {
   ProvisionedThroughput?: Throughput;
   GlobalSecondaryIndexes?: IndexDescription[];
   LocalSecondaryIndexes?: IndexDescription[];
-  StreamSpecification?: unknown;
 }
 
-/** The CreateTable request that makes a table with this description (the description carries read-only extras). */
-const createTableInputOf = (table: TableDescription): Record<string, unknown> => {
+/**
+ * The CreateTable request that makes a table with this description (which carries read-only extras). An
+ * index created without throughput is described with zero units, which CreateTable refuses: it gets one.
+ */
+export const createTableInputOf = (table: TableDescription): Record<string, unknown> => {
   const onDemand = table.BillingModeSummary?.BillingMode === 'PAY_PER_REQUEST';
   const throughput = (given: Throughput | undefined) =>
     onDemand
       ? {}
       : {
           ProvisionedThroughput: {
-            ReadCapacityUnits: given?.ReadCapacityUnits ?? 1,
-            WriteCapacityUnits: given?.WriteCapacityUnits ?? 1,
+            ReadCapacityUnits: given?.ReadCapacityUnits || 1,
+            WriteCapacityUnits: given?.WriteCapacityUnits || 1,
           },
         };
   const indexes = (list: IndexDescription[] | undefined, global: boolean) =>
@@ -272,6 +380,5 @@ const createTableInputOf = (table: TableDescription): Record<string, unknown> =>
     ...(onDemand ? { BillingMode: 'PAY_PER_REQUEST' } : throughput(table.ProvisionedThroughput)),
     ...(table.GlobalSecondaryIndexes && { GlobalSecondaryIndexes: indexes(table.GlobalSecondaryIndexes, true) }),
     ...(table.LocalSecondaryIndexes && { LocalSecondaryIndexes: indexes(table.LocalSecondaryIndexes, false) }),
-    ...(table.StreamSpecification !== undefined && { StreamSpecification: table.StreamSpecification }),
   };
 };

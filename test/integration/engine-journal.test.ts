@@ -1,9 +1,10 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  BatchWriteItemCommand,
   ConditionalCheckFailedException,
   type DynamoDBClient,
   GetItemCommand,
@@ -68,6 +69,18 @@ describe('the embedded engine journal', () => {
     const overHttp = localDynamoDbClient({ endpoint: first.engine.endpoint });
     await put(first.client, 'a', 'Grüße 🚀\nline two');
     await put(overHttp, 'b', 'written over loopback HTTP');
+    // A tool may send its request pretty-printed: the journal still holds it on one line.
+    const pretty = await rawRequest(
+      first.engine,
+      'POST',
+      'PutItem',
+      {
+        TableName: TABLE,
+        Item: { pk: { S: 'p' }, sk: { S: 'c' }, text: { S: 'pretty' } },
+      },
+      2,
+    );
+    expect(pretty.status).toBe(200);
     await first.client.send(
       new UpdateItemCommand({
         TableName: TABLE,
@@ -87,6 +100,7 @@ describe('the embedded engine journal', () => {
     const second = await open(folder);
     expect((await read(second.client, 'a'))?.text?.S).toBe('revised');
     expect((await read(second.client, 'b'))?.text?.S).toBe('written over loopback HTTP');
+    expect((await read(second.client, 'c'))?.text?.S).toBe('pretty');
     const outbox = await second.client.send(
       new QueryCommand({
         TableName: TABLE,
@@ -125,10 +139,16 @@ describe('the embedded engine journal', () => {
     const first = await open(folder);
     await put(first.client, 'a', 'kept');
     await closeEngine(first.engine);
-    await appendFile(join(folder, 'journal.jsonl'), '{"t":"DynamoDB_20120810.PutItem","b":{"TableName":"jour');
+    const whole = await stat(join(folder, 'journal.jsonl'));
+    // Cut inside a multi-byte character, as a crash may.
+    await appendFile(
+      join(folder, 'journal.jsonl'),
+      Buffer.from('{"t":"DynamoDB_20120810.PutItem","b":{"TableName":"Grüße 🚀').subarray(0, 60),
+    );
 
     const second = await open(folder);
     expect((await read(second.client, 'a'))?.text?.S).toBe('kept');
+    expect((await stat(join(folder, 'journal.jsonl'))).size).toBe(whole.size);
     await put(second.client, 'b', 'after the repair');
     await closeEngine(second.engine);
     const third = await open(folder);
@@ -153,6 +173,94 @@ describe('the embedded engine journal', () => {
     expect(await readFile(join(folder, 'journal.jsonl'), 'utf8')).toBe(damaged);
   });
 
+  it('refuses to start on an empty or headerless journal and leaves it untouched; a header alone is an empty engine', async () => {
+    const folder = await newFolder();
+    const file = join(folder, 'journal.jsonl');
+    for (const content of ['', '{"t":"DynamoDB_20120810.PutItem","b":{}}\n', 'garbage without a newline']) {
+      await writeFile(file, content);
+      await expect(startEmbeddedDynamoDb(folder)).rejects.toThrow(/line 1: it does not start with the journal header/);
+      expect(await readFile(file, 'utf8')).toBe(content);
+    }
+    await writeFile(file, '{"journal":"memory-hub-embedded-dynamodb","version":1}\n');
+    const { client } = await open(folder);
+    expect(await read(client, 'a')).toBeUndefined();
+  });
+
+  it('replays concurrent single-item and batch writes to the values they left', async () => {
+    const folder = await newFolder();
+    const first = await open(folder);
+    const increment = (sk: string) =>
+      first.client.send(
+        new UpdateItemCommand({
+          TableName: TABLE,
+          Key: { pk: { S: 'p' }, sk: { S: sk } },
+          UpdateExpression: 'ADD n :one',
+          ExpressionAttributeValues: { ':one': { N: '1' } },
+        }),
+      );
+    // A batch applies its items one by one and is answered after the last: while it waits for 'y', writes
+    // of 'x' queued behind its own must not be answered (and journaled) ahead of it.
+    const writes: Promise<unknown>[] = [];
+    for (let round = 0; round < 30; round++) {
+      writes.push(increment('y'), increment('y'), increment('x'));
+      if (round % 3 === 0)
+        writes.push(
+          first.client.send(
+            new BatchWriteItemCommand({
+              RequestItems: {
+                [TABLE]: [
+                  { PutRequest: { Item: { pk: { S: 'p' }, sk: { S: 'x' }, n: { N: String(1000 * round) } } } },
+                  { PutRequest: { Item: { pk: { S: 'p' }, sk: { S: 'y' }, n: { N: String(1000 * round) } } } },
+                ],
+              },
+            }),
+          ),
+        );
+      writes.push(increment('x'));
+    }
+    await Promise.all(writes);
+    const live = [(await read(first.client, 'x'))?.n?.N, (await read(first.client, 'y'))?.n?.N];
+    await closeEngine(first.engine);
+    const second = await open(folder);
+    expect([(await read(second.client, 'x'))?.n?.N, (await read(second.client, 'y'))?.n?.N]).toEqual(live);
+  });
+
+  it('journals no GET or OPTIONS, whatever target header they carry', async () => {
+    const folder = await newFolder();
+    const { engine, client } = await open(folder);
+    await put(client, 'a', 'stays');
+    const before = await journalLines(folder);
+    const deleteTable = { TableName: TABLE };
+    expect((await rawRequest(engine, 'GET', 'DeleteTable', deleteTable)).status).toBe(200);
+    await rawRequest(engine, 'OPTIONS', 'DeleteTable', deleteTable, 0, { origin: 'http://tool.local' });
+    expect(await journalLines(folder)).toEqual(before);
+    await closeEngine(engine);
+    const second = await open(folder);
+    expect((await read(second.client, 'a'))?.text?.S).toBe('stays');
+  });
+
+  it('closes with changes in flight and leaves a journal that replays, holding every change answered before', async () => {
+    const folder = await newFolder();
+    const first = await open(folder);
+    for (let index = 0; index < 20; index++) await put(first.client, `answered${index}`, `v${index}`);
+    const inFlight = Array.from({ length: 40 }, (_, index) =>
+      put(first.client, `in-flight${index}`, `v${index}`).then(
+        () => 'answered',
+        () => 'refused',
+      ),
+    );
+    await closeEngine(first.engine);
+    const outcomes = await Promise.all(inFlight);
+    const second = await open(folder);
+    for (let index = 0; index < 20; index++)
+      expect((await read(second.client, `answered${index}`))?.text?.S).toBe(`v${index}`);
+    // Unanswered writes may or may not have been applied; whichever, the item is whole.
+    for (const [index, outcome] of outcomes.entries()) {
+      const item = await read(second.client, `in-flight${index}`);
+      if (outcome === 'answered' || item) expect(item?.text?.S).toBe(`v${index}`);
+    }
+  });
+
   it('moves a LevelDB store of an earlier version into the journal and keeps its files aside', async () => {
     const folder = await newFolder();
     const legacy = dynalite({ path: folder, createTableMs: 0 });
@@ -167,8 +275,10 @@ describe('the embedded engine journal', () => {
     });
     legacyClient.destroy();
     await closeDynalite(legacy);
+    // Left from an earlier move (a downgrade and an upgrade): the move still succeeds.
+    await mkdir(join(folder, 'legacy-leveldb'));
 
-    const { client } = await open(folder);
+    const { engine, client } = await open(folder);
     expect((await read(client, 'a'))?.text?.S).toBe('from LevelDB');
     const outbox = await client.send(
       new QueryCommand({
@@ -181,6 +291,10 @@ describe('the embedded engine journal', () => {
     );
     expect(outbox.Items).toHaveLength(1);
     expect((await readdir(folder)).sort()).toEqual(['journal.jsonl', 'legacy-leveldb']);
+    // The journal alone holds the data now: a second start does not read LevelDB again.
+    await closeEngine(engine);
+    const again = await open(folder);
+    expect((await read(again.client, 'a'))?.text?.S).toBe('from LevelDB');
     expect(await readdir(join(folder, 'legacy-leveldb'))).toContain('CURRENT');
   });
 });
@@ -213,17 +327,31 @@ describe('EngineJournal', () => {
     };
   };
 
+  /** Sends a change, checks the engine applied it, and journals it as the worker would. */
+  const changer =
+    (dispatch: () => EngineDispatch, journal: () => EngineJournal) => async (operation: string, input: unknown) => {
+      const body = JSON.stringify(input);
+      const answer = await dispatch()(`DynamoDB_20120810.${operation}`, body);
+      expect(answer.statusCode).toBe(200);
+      journal().record(`DynamoDB_20120810.${operation}`, body);
+    };
+
+  const scanned = async (dispatch: EngineDispatch, table: string) => {
+    const answer = await dispatch('DynamoDB_20120810.Scan', JSON.stringify({ TableName: table }));
+    return (JSON.parse(answer.body).Items as { k: { S: string }; v: { N: string } }[])
+      .map((item) => [item.k.S, item.v.N])
+      .sort();
+  };
+
   it('is rewritten at start once it holds many more changes than items, and the state is the same after', async () => {
     const folder = await newFolder();
     const file = join(folder, 'journal.jsonl');
     let dispatch = await freshEngine();
-    const journal = await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 });
-    const change = async (target: string, input: unknown) => {
-      const body = JSON.stringify(input);
-      const answer = await dispatch(`DynamoDB_20120810.${target}`, body);
-      expect(answer.statusCode).toBe(200);
-      journal.record(`DynamoDB_20120810.${target}`, body);
-    };
+    let journal = await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 });
+    const change = changer(
+      () => dispatch,
+      () => journal,
+    );
     await change('CreateTable', {
       TableName: 'things',
       AttributeDefinitions: [{ AttributeName: 'k', AttributeType: 'S' }],
@@ -237,32 +365,167 @@ describe('EngineJournal', () => {
     await change('PutItem', { TableName: 'things', Item: { k: { S: 'two' }, v: { N: '1' } } });
     journal.close();
     expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(1 + 1 + 21);
+    const before = await readFile(file, 'utf8');
     await closeDynalite(engine as Server);
 
     dispatch = await freshEngine();
-    (await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 })).close();
-    // Header, the table, and one put per item.
+    journal = await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 });
+    journal.close();
+    // Header, the table, and one put per item; the journal it replaced is kept beside it.
     expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(1 + 1 + 2);
-    const got = await dispatch(
-      'DynamoDB_20120810.GetItem',
-      JSON.stringify({ TableName: 'things', Key: { k: { S: 'one' } } }),
-    );
-    expect(JSON.parse(got.body).Item.v.N).toBe('20');
+    expect(await readFile(`${file}.previous`, 'utf8')).toBe(before);
     await closeDynalite(engine as Server);
 
     dispatch = await freshEngine();
     (await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 })).close();
-    const scan = await dispatch('DynamoDB_20120810.Scan', JSON.stringify({ TableName: 'things' }));
-    expect(
-      JSON.parse(scan.body)
-        .Items.map((item: { k: { S: string }; v: { N: string } }) => [item.k.S, item.v.N])
-        .sort(),
-    ).toEqual([
+    expect(await scanned(dispatch, 'things')).toEqual([
       ['one', '20'],
       ['two', '1'],
     ]);
+  });
+
+  it('asks to be rewritten once it outgrows its size, and a rewrite keeps tables, indexes, throughput and tags', async () => {
+    const folder = await newFolder();
+    const file = join(folder, 'journal.jsonl');
+    let dispatch = await freshEngine();
+    const journal = await EngineJournal.open(file, dispatch, { compactionMinBytes: 2_000 });
+    const change = changer(
+      () => dispatch,
+      () => journal,
+    );
+    await change('CreateTable', {
+      TableName: 'provisioned',
+      AttributeDefinitions: [
+        { AttributeName: 'k', AttributeType: 'S' },
+        { AttributeName: 'v', AttributeType: 'N' },
+        { AttributeName: 'g', AttributeType: 'S' },
+      ],
+      KeySchema: [
+        { AttributeName: 'k', KeyType: 'HASH' },
+        { AttributeName: 'v', KeyType: 'RANGE' },
+      ],
+      ProvisionedThroughput: { ReadCapacityUnits: 7, WriteCapacityUnits: 3 },
+      GlobalSecondaryIndexes: [
+        {
+          IndexName: 'by-g',
+          KeySchema: [{ AttributeName: 'g', KeyType: 'HASH' }],
+          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['note'] },
+          ProvisionedThroughput: { ReadCapacityUnits: 2, WriteCapacityUnits: 2 },
+        },
+      ],
+      LocalSecondaryIndexes: [
+        {
+          IndexName: 'by-g-local',
+          KeySchema: [
+            { AttributeName: 'k', KeyType: 'HASH' },
+            { AttributeName: 'g', KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'KEYS_ONLY' },
+        },
+      ],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const arn = JSON.parse(
+      (await dispatch('DynamoDB_20120810.DescribeTable', JSON.stringify({ TableName: 'provisioned' }))).body,
+    ).Table.TableArn;
+    await change('TagResource', { ResourceArn: arn, Tags: [{ Key: 'team', Value: 'memory' }] });
+    expect(journal.wantsCompaction).toBe(false);
+    for (let round = 0; round < 20; round++) {
+      await change('PutItem', {
+        TableName: 'provisioned',
+        Item: { k: { S: 'a' }, v: { N: '1' }, g: { S: 'group' }, note: { S: `round ${round}` } },
+      });
+    }
+    expect(journal.wantsCompaction).toBe(true);
+    const describeTable = async () =>
+      JSON.parse((await dispatch('DynamoDB_20120810.DescribeTable', JSON.stringify({ TableName: 'provisioned' }))).body)
+        .Table;
+    const shapeOf = (table: Record<string, unknown> & { GlobalSecondaryIndexes: Record<string, unknown>[] }) => ({
+      AttributeDefinitions: table.AttributeDefinitions,
+      KeySchema: table.KeySchema,
+      ProvisionedThroughput: {
+        ReadCapacityUnits: (table.ProvisionedThroughput as Record<string, number>).ReadCapacityUnits,
+        WriteCapacityUnits: (table.ProvisionedThroughput as Record<string, number>).WriteCapacityUnits,
+      },
+      GlobalSecondaryIndexes: table.GlobalSecondaryIndexes.map((index) => ({
+        IndexName: index.IndexName,
+        KeySchema: index.KeySchema,
+        Projection: index.Projection,
+        ReadCapacityUnits: (index.ProvisionedThroughput as Record<string, number>).ReadCapacityUnits,
+      })),
+      LocalSecondaryIndexes: (table.LocalSecondaryIndexes as Record<string, unknown>[]).map((index) => ({
+        IndexName: index.IndexName,
+        KeySchema: index.KeySchema,
+        Projection: index.Projection,
+      })),
+    });
+    const shape = shapeOf(await describeTable());
+    await journal.compact();
+    expect(journal.wantsCompaction).toBe(false);
+    await change('PutItem', {
+      TableName: 'provisioned',
+      Item: { k: { S: 'b' }, v: { N: '2' }, g: { S: 'group' }, note: { S: 'after the rewrite' } },
+    });
+    journal.close();
+    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(1 + 1 + 1 + 1 + 1);
+    await closeDynalite(engine as Server);
+
+    dispatch = await freshEngine();
+    (await EngineJournal.open(file, dispatch)).close();
+    expect(shapeOf(await describeTable())).toEqual(shape);
+    const tags = await dispatch('DynamoDB_20120810.ListTagsOfResource', JSON.stringify({ ResourceArn: arn }));
+    expect(JSON.parse(tags.body).Tags).toEqual([{ Key: 'team', Value: 'memory' }]);
+    const byGroup = await dispatch(
+      'DynamoDB_20120810.Query',
+      JSON.stringify({
+        TableName: 'provisioned',
+        IndexName: 'by-g',
+        KeyConditionExpression: 'g = :g',
+        ExpressionAttributeValues: { ':g': { S: 'group' } },
+      }),
+    );
+    expect(
+      JSON.parse(byGroup.body)
+        .Items.map((item: { note: { S: string } }) => item.note.S)
+        .sort(),
+    ).toEqual(['after the rewrite', 'round 19']);
   });
 });
 
 const closeDynalite = (server: Server) =>
   new Promise<void>((resolve, reject) => server.close((error?: Error) => (error ? reject(error) : resolve())));
+
+/** A DynamoDB request over the engine's loopback port, as a tool other than the SDK might send it (any method may carry a body). */
+const rawRequest = (
+  engine: EmbeddedDynamoDb,
+  method: string,
+  operation: string,
+  input: unknown,
+  indent = 0,
+  headers: Record<string, string> = {},
+) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const body = JSON.stringify(input, null, indent);
+    const outgoing = httpRequest(
+      engine.endpoint,
+      {
+        method,
+        headers: {
+          'content-type': 'application/x-amz-json-1.0',
+          'content-length': Buffer.byteLength(body),
+          'x-amz-target': `DynamoDB_20120810.${operation}`,
+          authorization:
+            'AWS4-HMAC-SHA256 Credential=a/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+          'x-amz-date': '20260101T000000Z',
+          ...headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
