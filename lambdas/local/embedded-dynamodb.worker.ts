@@ -32,6 +32,8 @@ const ENGINE_OPTIONS = { createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 };
 const JOURNAL_FILE = 'journal.jsonl';
 /** Where a LevelDB store of an earlier version is kept once its content has moved into the journal. */
 const LEGACY_LEVELDB_FOLDER = 'legacy-leveldb';
+/** dynalite's own request size limit (it answers 413 past it). */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -49,7 +51,7 @@ const gate = new ChangeGate();
 let journal: EngineJournal | undefined;
 /**
  * Set once a change could not be journaled, or the engine is closing. From then on every request is refused,
- * reads included: nobody may read a change that the disk does not hold.
+ * reads included, so the change the disk lacks is not read afterwards.
  */
 let refusal: string | undefined;
 let compacting = false;
@@ -119,6 +121,8 @@ const serve = async (exchange: Exchange): Promise<void> => {
       exchange.run((statusCode) => {
         answered();
         if (statusCode !== 200) return;
+        // Admitted before a failed write: this change must not land after the torn one either.
+        if (refusal) throw new Error(refusal);
         try {
           log.record(target, exchange.body.toString('utf8'));
         } catch (error) {
@@ -135,7 +139,9 @@ const serve = async (exchange: Exchange): Promise<void> => {
   if (log.wantsCompaction && !compacting) {
     compacting = true;
     gate
-      .exclusively(() => log.compact())
+      .exclusively(async () => {
+        if (!refusal) await log.compact();
+      })
       .catch((error: Error) => {
         refusal = `The embedded engine could not rewrite its journal (${error.message}); restart the server`;
       })
@@ -213,8 +219,19 @@ const serveOver = (port: MessagePort): void => {
 /** Requests over the loopback port (other tools): the body is read whole, then the request is served. */
 server.on('request', (request: IncomingMessage, response: ServerResponse) => {
   const chunks: Buffer[] = [];
-  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let size = 0;
+  request.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+  });
   request.on('end', () => {
+    if (size > MAX_REQUEST_BYTES) {
+      // What dynalite answers past its limit, without holding the whole body first.
+      response.writeHead(413, { 'Transfer-Encoding': 'chunked' });
+      response.end();
+      return;
+    }
+    const body = Buffer.concat(chunks);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers))
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -230,7 +247,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     serve({
       method,
       headers,
-      body: Buffer.concat(chunks),
+      body,
       run: (beforeAnswer) => {
         const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse;
         response.end = ((...args: unknown[]) => {
@@ -243,7 +260,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
           }
           return end(...args);
         }) as ServerResponse['end'];
-        runEngine(new ChannelRequest(method, request.url ?? '/', headers), response, Buffer.concat(chunks));
+        runEngine(new ChannelRequest(method, request.url ?? '/', headers), response, body);
       },
       refuse,
     }).catch((error: Error) => {
@@ -256,7 +273,7 @@ server.on('request', (request: IncomingMessage, response: ServerResponse) => {
 const copyLevelDbIntoJournal = async (folder: string, file: string): Promise<void> => {
   const legacy = dynalite({ ...ENGINE_OPTIONS, path: folder });
   try {
-    await writeSnapshot(file, dispatchTo(takeListener(legacy)));
+    await writeSnapshot(file, dispatchTo(takeListener(legacy)), { fromLegacyStore: true });
   } finally {
     // dynalite closes its store only with its HTTP server, so that one listens for a moment.
     await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
@@ -264,12 +281,17 @@ const copyLevelDbIntoJournal = async (folder: string, file: string): Promise<voi
   }
 };
 
-/** Once the copied journal has replayed, the LevelDB files are moved aside: kept, not deleted. */
+/**
+ * Once the copied journal has replayed, the LevelDB files are moved aside: kept, not deleted, each store in
+ * a folder of its own (never mixed with one moved earlier).
+ */
 const moveLevelDbAside = (folder: string): void => {
-  mkdirSync(join(folder, LEGACY_LEVELDB_FOLDER), { recursive: true });
+  let aside = join(folder, LEGACY_LEVELDB_FOLDER);
+  for (let attempt = 2; existsSync(aside); attempt++) aside = join(folder, `${LEGACY_LEVELDB_FOLDER}-${attempt}`);
+  mkdirSync(aside);
   for (const name of readdirSync(folder)) {
-    if (!name.startsWith(JOURNAL_FILE) && name !== LEGACY_LEVELDB_FOLDER)
-      renameSync(join(folder, name), join(folder, LEGACY_LEVELDB_FOLDER, name));
+    if (!name.startsWith(JOURNAL_FILE) && !name.startsWith(LEGACY_LEVELDB_FOLDER))
+      renameSync(join(folder, name), join(aside, name));
   }
 };
 
@@ -286,7 +308,8 @@ const start = async (): Promise<void> => {
       if (fromLevelDb) rmSync(file, { force: true });
       throw error;
     }
-    if (fromLevelDb) moveLevelDbAside(path);
+    // Also LevelDB files left next to a journal by a start that stopped between the copy and the move.
+    if (existsSync(join(path, 'CURRENT'))) moveLevelDbAside(path);
   }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -308,6 +331,7 @@ parentPort?.on('message', (message: { type: string; port?: MessagePort }) => {
         refusal ??= 'The embedded engine is closing';
         journal?.close();
       })
+      .catch(() => undefined)
       .finally(() => server.close(() => parentPort?.postMessage({ type: 'closed' })));
   }
 });

@@ -16,6 +16,7 @@
  */
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   fstatSync,
   fsyncSync,
@@ -38,7 +39,10 @@ export interface EngineAnswer {
 export type EngineDispatch = (target: string, body: string) => Promise<EngineAnswer>;
 
 const HEADER = JSON.stringify({ journal: 'memory-hub-embedded-dynamodb', version: 1 });
+const HEADER_LINE = Buffer.from(`${HEADER}\n`);
 const API = 'DynamoDB_20120810';
+/** dynalite takes both API versions (2011 and 2012) and runs the same operation for either. */
+const TARGET = /^DynamoDB_\d{8}\./;
 
 /** Operations that only read. */
 const READ_ONLY = new Set([
@@ -66,7 +70,7 @@ export const changeKindOf = (
   target: string | undefined,
   bodyBytes: number,
 ): 'read' | 'item' | 'exclusive' => {
-  if (method !== 'POST' || !target?.startsWith(`${API}.`) || bodyBytes === 0) return 'read';
+  if (method !== 'POST' || !target || !TARGET.test(target) || bodyBytes === 0) return 'read';
   const operation = operationOf(target);
   if (READ_ONLY.has(operation)) return 'read';
   return SINGLE_ITEM.has(operation) ? 'item' : 'exclusive';
@@ -123,9 +127,20 @@ export class EngineJournal {
    * be written: the caller answers with an error and takes no further change (the change is in memory only).
    */
   record(target: string, body: string): void {
-    if (this.#fd === undefined) throw new Error('The engine journal is closed');
+    const fd = this.#fd;
+    if (fd === undefined) throw new Error('The engine journal is closed');
     const bytes = Buffer.from(entryLine(target, body), 'utf8');
-    for (let written = 0; written < bytes.length; ) written += writeSync(this.#fd, bytes, written);
+    try {
+      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+    } catch (error) {
+      // The file must end on a whole entry: a part written before the failure would glue onto the next.
+      try {
+        ftruncateSync(fd, this.#bytes);
+      } catch {
+        // Nothing more to do: the engine refuses every change from now on, and a start cuts a torn tail.
+      }
+      throw error;
+    }
     this.#bytes += bytes.length;
   }
 
@@ -136,9 +151,13 @@ export class EngineJournal {
 
   /** Rewrites the journal from the engine's state. Only while no change is in flight (the ChangeGate held). */
   async compact(): Promise<void> {
-    await writeSnapshot(this.#file, this.#dispatch);
+    if (this.#fd === undefined) return;
     this.close();
-    this.#openForAppending();
+    try {
+      await writeSnapshot(this.#file, this.#dispatch);
+    } finally {
+      this.#openForAppending();
+    }
   }
 
   close(): void {
@@ -170,6 +189,9 @@ export class EngineJournal {
           pending.length > 0
             ? Buffer.concat([pending, buffer.subarray(0, read)])
             : Buffer.from(buffer.subarray(0, read));
+        // Not a journal at all (a file with no newline would otherwise be read whole before the check).
+        if (line === 0 && !HEADER_LINE.subarray(0, pending.length).equals(pending.subarray(0, HEADER_LINE.length)))
+          throw new JournalError(this.#file, 1, 'it does not start with the journal header');
         let start = 0;
         for (let end = pending.indexOf(NEWLINE); end !== -1; end = pending.indexOf(NEWLINE, start)) {
           line += 1;
@@ -222,8 +244,15 @@ export class JournalError extends Error {
  * as created (and tagged), then each item as put. The journal it replaces is kept as `file.previous` until
  * the next rewrite. Also how a LevelDB store of an earlier version moves to a journal.
  */
-export const writeSnapshot = async (file: string, dispatch: EngineDispatch): Promise<void> => {
-  await settleTables(dispatch);
+export const writeSnapshot = async (
+  file: string,
+  dispatch: EngineDispatch,
+  { fromLegacyStore = false }: { fromLegacyStore?: boolean } = {},
+): Promise<void> => {
+  // A LevelDB store of an earlier version may hold a table saved mid-operation, whose timer died with that
+  // process: it is copied as it stands, not waited for (a table being created has no items yet; one being
+  // deleted is left out).
+  if (!fromLegacyStore) await settleTables(dispatch);
   const temporary = `${file}.tmp`;
   const fd = openSync(temporary, 'w');
   const write = (text: string) => {
@@ -236,12 +265,15 @@ export const writeSnapshot = async (file: string, dispatch: EngineDispatch): Pro
       const { Table: table } = (await call(dispatch, 'DescribeTable', { TableName: tableName })) as {
         Table: TableDescription;
       };
+      if (table.TableStatus === 'DELETING') continue;
       write(entryLine(`${API}.CreateTable`, JSON.stringify(createTableInputOf(table))));
       const { Tags: tags = [] } = (await call(dispatch, 'ListTagsOfResource', { ResourceArn: table.TableArn })) as {
         Tags?: unknown[];
       };
       if (tags.length > 0)
         write(entryLine(`${API}.TagResource`, JSON.stringify({ ResourceArn: table.TableArn, Tags: tags })));
+      // The engine serves no items of a table still being created.
+      if (table.TableStatus === 'CREATING') continue;
       let startKey: unknown;
       do {
         const page = (await call(dispatch, 'Scan', {
@@ -258,12 +290,24 @@ export const writeSnapshot = async (file: string, dispatch: EngineDispatch): Pro
   } finally {
     closeSync(fd);
   }
+  if (existsSync(file)) keepPrevious(file);
   // The journal is replaced in one step, so a crash leaves the old one or the new one, never neither.
-  if (existsSync(file)) {
-    rmSync(`${file}.previous`, { force: true });
-    linkSync(file, `${file}.previous`);
-  }
   renameSync(temporary, file);
+};
+
+/** Keeps the journal about to be replaced as `file.previous` if the file system allows: a courtesy, never a blocker. */
+const keepPrevious = (file: string): void => {
+  const previous = `${file}.previous`;
+  try {
+    rmSync(previous, { force: true });
+    linkSync(file, previous);
+  } catch {
+    try {
+      copyFileSync(file, previous);
+    } catch {
+      // No copy kept; the rewrite goes ahead.
+    }
+  }
 };
 
 /** One journal line. A body that arrived pretty-printed is compacted: a line holds exactly one entry. */

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import {
   BatchWriteItemCommand,
   ConditionalCheckFailedException,
+  CreateTableCommand,
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -15,7 +16,11 @@ import {
 import dynalite from 'dynalite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
-import { ensureMemoryTable, MemoryTableSchema } from '../../lambdas/adapters/dynamodb/memory-table.ts';
+import {
+  createMemoryTableInput,
+  ensureMemoryTable,
+  MemoryTableSchema,
+} from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
 import { type EngineDispatch, EngineJournal } from '../../lambdas/local/engine-journal.ts';
 
@@ -275,8 +280,9 @@ describe('the embedded engine journal', () => {
     });
     legacyClient.destroy();
     await closeDynalite(legacy);
-    // Left from an earlier move (a downgrade and an upgrade): the move still succeeds.
+    // Left from an earlier move (a downgrade and an upgrade): kept as it is, this store goes beside it.
     await mkdir(join(folder, 'legacy-leveldb'));
+    await writeFile(join(folder, 'legacy-leveldb', 'CURRENT'), 'an earlier store');
 
     const { engine, client } = await open(folder);
     expect((await read(client, 'a'))?.text?.S).toBe('from LevelDB');
@@ -290,12 +296,76 @@ describe('the embedded engine journal', () => {
       }),
     );
     expect(outbox.Items).toHaveLength(1);
-    expect((await readdir(folder)).sort()).toEqual(['journal.jsonl', 'legacy-leveldb']);
+    expect((await readdir(folder)).sort()).toEqual(['journal.jsonl', 'legacy-leveldb', 'legacy-leveldb-2']);
     // The journal alone holds the data now: a second start does not read LevelDB again.
     await closeEngine(engine);
     const again = await open(folder);
     expect((await read(again.client, 'a'))?.text?.S).toBe('from LevelDB');
-    expect(await readdir(join(folder, 'legacy-leveldb'))).toContain('CURRENT');
+    expect(await readFile(join(folder, 'legacy-leveldb', 'CURRENT'), 'utf8')).toBe('an earlier store');
+    expect(await readdir(join(folder, 'legacy-leveldb-2'))).toContain('CURRENT');
+  });
+
+  it('copies a LevelDB table saved mid-creation (its timer died with that process) and makes it usable', async () => {
+    const folder = await newFolder();
+    const legacy = dynalite({ path: folder, createTableMs: 60_000 });
+    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
+    const legacyClient = localDynamoDbClient({
+      endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`,
+    });
+    await legacyClient.send(new CreateTableCommand(createMemoryTableInput(TABLE)));
+    legacyClient.destroy();
+    await closeDynalite(legacy);
+
+    const { client } = await open(folder);
+    await put(client, 'a', 'in the copied table');
+    expect((await read(client, 'a'))?.text?.S).toBe('in the copied table');
+  });
+
+  it('moves aside LevelDB files found next to a journal (a start stopped between copy and move); the journal wins', async () => {
+    const folder = await newFolder();
+    const first = await open(folder);
+    await put(first.client, 'a', 'from the journal');
+    await closeEngine(first.engine);
+    const legacy = dynalite({ path: folder, createTableMs: 0 });
+    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
+    const legacyClient = localDynamoDbClient({
+      endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`,
+    });
+    await ensureMemoryTable(legacyClient, TABLE);
+    await put(legacyClient, 'b', 'only in LevelDB');
+    legacyClient.destroy();
+    await closeDynalite(legacy);
+
+    const { client } = await open(folder);
+    expect((await read(client, 'a'))?.text?.S).toBe('from the journal');
+    expect(await read(client, 'b')).toBeUndefined();
+    expect((await readdir(folder)).sort()).toEqual(['journal.jsonl', 'legacy-leveldb']);
+  });
+
+  it('journals changes sent with the 2011 API version too, and answers an oversized body 413 without journaling it', async () => {
+    const folder = await newFolder();
+    const first = await open(folder);
+    const before = await journalLines(folder);
+    const old = await rawRequest(
+      first.engine,
+      'POST',
+      'PutItem',
+      { TableName: TABLE, Item: { pk: { S: 'p' }, sk: { S: 'old-api' }, text: { S: '2011' } } },
+      0,
+      {},
+      'DynamoDB_20111205',
+    );
+    expect(old.status).toBe(200);
+    expect(await journalLines(folder)).toHaveLength(before.length + 1);
+    const oversized = await rawRequest(first.engine, 'POST', 'PutItem', {
+      TableName: TABLE,
+      Item: { pk: { S: 'p' }, sk: { S: 'huge' }, text: { S: 'x'.repeat(17 * 1024 * 1024) } },
+    });
+    expect(oversized.status).toBe(413);
+    expect(await journalLines(folder)).toHaveLength(before.length + 1);
+    await closeEngine(first.engine);
+    const second = await open(folder);
+    expect((await read(second.client, 'old-api'))?.text?.S).toBe('2011');
   });
 });
 
@@ -503,6 +573,7 @@ const rawRequest = (
   input: unknown,
   indent = 0,
   headers: Record<string, string> = {},
+  api = 'DynamoDB_20120810',
 ) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
     const body = JSON.stringify(input, null, indent);
@@ -513,7 +584,7 @@ const rawRequest = (
         headers: {
           'content-type': 'application/x-amz-json-1.0',
           'content-length': Buffer.byteLength(body),
-          'x-amz-target': `DynamoDB_20120810.${operation}`,
+          'x-amz-target': `${api}.${operation}`,
           authorization:
             'AWS4-HMAC-SHA256 Credential=a/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
           'x-amz-date': '20260101T000000Z',
