@@ -22,7 +22,7 @@ import {
   MemoryTableSchema,
 } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
-import { type EngineDispatch, EngineJournal } from '../../lambdas/local/engine-journal.ts';
+import { type EngineDispatch, EngineJournal, type JournalOptions } from '../../lambdas/local/engine-journal.ts';
 
 /**
  * The embedded engine keeps its tables in memory and journals every applied change to disk; a start replays
@@ -397,14 +397,18 @@ describe('EngineJournal', () => {
     };
   };
 
-  /** Sends a change, checks the engine applied it, and journals it as the worker would. */
-  const changer =
-    (dispatch: () => EngineDispatch, journal: () => EngineJournal) => async (operation: string, input: unknown) => {
+  /** A journal at `file` over a fresh engine, and `change`: sends a change, checks it applied, journals it as the worker would. */
+  const journalOnFreshEngine = async (file: string, options: JournalOptions = {}) => {
+    const dispatch = await freshEngine();
+    const journal = await EngineJournal.open(file, dispatch, options);
+    const change = async (operation: string, input: unknown) => {
       const body = JSON.stringify(input);
-      const answer = await dispatch()(`DynamoDB_20120810.${operation}`, body);
+      const answer = await dispatch(`DynamoDB_20120810.${operation}`, body);
       expect(answer.statusCode).toBe(200);
-      journal().record(`DynamoDB_20120810.${operation}`, body);
+      journal.record(`DynamoDB_20120810.${operation}`, body);
     };
+    return { dispatch, journal, change };
+  };
 
   const scanned = async (dispatch: EngineDispatch, table: string) => {
     const answer = await dispatch('DynamoDB_20120810.Scan', JSON.stringify({ TableName: table }));
@@ -416,12 +420,7 @@ describe('EngineJournal', () => {
   it('is rewritten at start once it holds many more changes than items, and the state is the same after', async () => {
     const folder = await newFolder();
     const file = join(folder, 'journal.jsonl');
-    let dispatch = await freshEngine();
-    let journal = await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 });
-    const change = changer(
-      () => dispatch,
-      () => journal,
-    );
+    const { journal, change } = await journalOnFreshEngine(file, { compactionSlackEntries: 5 });
     await change('CreateTable', {
       TableName: 'things',
       AttributeDefinitions: [{ AttributeName: 'k', AttributeType: 'S' }],
@@ -438,16 +437,14 @@ describe('EngineJournal', () => {
     const before = await readFile(file, 'utf8');
     await closeDynalite(engine as Server);
 
-    dispatch = await freshEngine();
-    journal = await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 });
-    journal.close();
+    (await journalOnFreshEngine(file, { compactionSlackEntries: 5 })).journal.close();
     // Header, the table, and one put per item; the journal it replaced is kept beside it.
     expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(1 + 1 + 2);
     expect(await readFile(`${file}.previous`, 'utf8')).toBe(before);
     await closeDynalite(engine as Server);
 
-    dispatch = await freshEngine();
-    (await EngineJournal.open(file, dispatch, { compactionSlackEntries: 5 })).close();
+    const { dispatch, journal: reopened } = await journalOnFreshEngine(file, { compactionSlackEntries: 5 });
+    reopened.close();
     expect(await scanned(dispatch, 'things')).toEqual([
       ['one', '20'],
       ['two', '1'],
@@ -457,12 +454,9 @@ describe('EngineJournal', () => {
   it('asks to be rewritten once it outgrows its size, and a rewrite keeps tables, indexes, throughput and tags', async () => {
     const folder = await newFolder();
     const file = join(folder, 'journal.jsonl');
-    let dispatch = await freshEngine();
-    const journal = await EngineJournal.open(file, dispatch, { compactionMinBytes: 2_000 });
-    const change = changer(
-      () => dispatch,
-      () => journal,
-    );
+    const written = await journalOnFreshEngine(file, { compactionMinBytes: 2_000 });
+    const { journal, change } = written;
+    let { dispatch } = written;
     await change('CreateTable', {
       TableName: 'provisioned',
       AttributeDefinitions: [
