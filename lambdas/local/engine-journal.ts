@@ -131,7 +131,7 @@ export class EngineJournal {
     if (fd === undefined) throw new Error('The engine journal is closed');
     const bytes = Buffer.from(entryLine(target, body), 'utf8');
     try {
-      for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+      writeWhole(fd, bytes);
     } catch (error) {
       // The file must end on a whole entry: a part written before the failure would glue onto the next.
       try {
@@ -255,10 +255,7 @@ export const writeSnapshot = async (
   if (!fromLegacyStore) await settleTables(dispatch);
   const temporary = `${file}.tmp`;
   const fd = openSync(temporary, 'w');
-  const write = (text: string) => {
-    const bytes = Buffer.from(text, 'utf8');
-    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
-  };
+  const write = (text: string) => writeWhole(fd, Buffer.from(text, 'utf8'));
   try {
     write(`${HEADER}\n`);
     for (const tableName of await listTables(dispatch)) {
@@ -274,17 +271,9 @@ export const writeSnapshot = async (
         write(entryLine(`${API}.TagResource`, JSON.stringify({ ResourceArn: table.TableArn, Tags: tags })));
       // The engine serves no items of a table still being created.
       if (table.TableStatus === 'CREATING') continue;
-      let startKey: unknown;
-      do {
-        const page = (await call(dispatch, 'Scan', {
-          TableName: tableName,
-          Limit: 500,
-          ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
-        })) as { Items?: unknown[]; LastEvaluatedKey?: unknown };
+      for await (const page of scanPages(dispatch, { TableName: tableName, Limit: 500 }))
         for (const item of page.Items ?? [])
           write(entryLine(`${API}.PutItem`, JSON.stringify({ TableName: tableName, Item: item })));
-        startKey = page.LastEvaluatedKey;
-      } while (startKey !== undefined);
     }
     fsyncSync(fd);
   } finally {
@@ -308,6 +297,11 @@ const keepPrevious = (file: string): void => {
       // No copy kept; the rewrite goes ahead.
     }
   }
+};
+
+/** Writes all of `bytes`: a single write may take only part of them. */
+const writeWhole = (fd: number, bytes: Buffer): void => {
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
 };
 
 /** One journal line. A body that arrived pretty-printed is compacted: a line holds exactly one entry. */
@@ -334,20 +328,27 @@ const listTables = async (dispatch: EngineDispatch): Promise<string[]> => {
   return names;
 };
 
+/** Every page of a Scan with this input. */
+async function* scanPages(
+  dispatch: EngineDispatch,
+  input: Record<string, unknown>,
+): AsyncGenerator<{ Items?: unknown[]; Count?: number }> {
+  let startKey: unknown;
+  do {
+    const page = (await call(dispatch, 'Scan', {
+      ...input,
+      ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
+    })) as { Items?: unknown[]; Count?: number; LastEvaluatedKey?: unknown };
+    yield page;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey !== undefined);
+}
+
 /** Items across every table (the engine's DescribeTable does not keep ItemCount). */
 const countItems = async (dispatch: EngineDispatch): Promise<number> => {
   let total = 0;
   for (const tableName of await listTables(dispatch)) {
-    let startKey: unknown;
-    do {
-      const page = (await call(dispatch, 'Scan', {
-        TableName: tableName,
-        Select: 'COUNT',
-        ...(startKey !== undefined && { ExclusiveStartKey: startKey }),
-      })) as { Count?: number; LastEvaluatedKey?: unknown };
-      total += page.Count ?? 0;
-      startKey = page.LastEvaluatedKey;
-    } while (startKey !== undefined);
+    for await (const page of scanPages(dispatch, { TableName: tableName, Select: 'COUNT' })) total += page.Count ?? 0;
   }
   return total;
 };

@@ -64,6 +64,39 @@ const put = (client: DynamoDBClient, sk: string, text: string, extra: Record<str
 const read = async (client: DynamoDBClient, sk: string) =>
   (await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'p' }, sk: { S: sk } } }))).Item;
 
+/** The items of one shard of the outbox index (it survives a restart like the table). */
+const outboxShard = (client: DynamoDBClient, shard: string) =>
+  client.send(
+    new QueryCommand({
+      TableName: TABLE,
+      IndexName: MemoryTableSchema.outboxIndex.name,
+      KeyConditionExpression: '#shard = :shard',
+      ExpressionAttributeNames: { '#shard': MemoryTableSchema.outboxIndex.partitionKey },
+      ExpressionAttributeValues: { ':shard': { S: shard } },
+    }),
+  );
+
+/** dynalite persisting in LevelDB at `folder`, as an earlier version ran it, with a client on its port. */
+const startLegacyLevelDb = async (folder: string, createTableMs = 0) => {
+  const legacy = dynalite({ path: folder, createTableMs });
+  await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
+  const client = localDynamoDbClient({ endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}` });
+  return {
+    client,
+    close: async () => {
+      client.destroy();
+      await closeDynalite(legacy);
+    },
+  };
+};
+
+/** What the engine wants besides the target: the JSON content type and a SigV4-shaped header it does not check. */
+const ENGINE_HEADERS = {
+  'content-type': 'application/x-amz-json-1.0',
+  authorization: 'AWS4-HMAC-SHA256 Credential=a/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+  'x-amz-date': '20260101T000000Z',
+};
+
 const journalLines = async (folder: string) =>
   (await readFile(join(folder, 'journal.jsonl'), 'utf8')).split('\n').filter((line) => line.length > 0);
 
@@ -106,15 +139,7 @@ describe('the embedded engine journal', () => {
     expect((await read(second.client, 'a'))?.text?.S).toBe('revised');
     expect((await read(second.client, 'b'))?.text?.S).toBe('written over loopback HTTP');
     expect((await read(second.client, 'c'))?.text?.S).toBe('pretty');
-    const outbox = await second.client.send(
-      new QueryCommand({
-        TableName: TABLE,
-        IndexName: MemoryTableSchema.outboxIndex.name,
-        KeyConditionExpression: '#shard = :shard',
-        ExpressionAttributeNames: { '#shard': MemoryTableSchema.outboxIndex.partitionKey },
-        ExpressionAttributeValues: { ':shard': { S: 'shard-1' } },
-      }),
-    );
+    const outbox = await outboxShard(second.client, 'shard-1');
     expect(outbox.Items?.map((item) => item.sk?.S)).toEqual(['a']);
   });
 
@@ -268,33 +293,20 @@ describe('the embedded engine journal', () => {
 
   it('moves a LevelDB store of an earlier version into the journal and keeps its files aside', async () => {
     const folder = await newFolder();
-    const legacy = dynalite({ path: folder, createTableMs: 0 });
-    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
-    const legacyClient = localDynamoDbClient({
-      endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`,
-    });
-    await ensureMemoryTable(legacyClient, TABLE);
-    await put(legacyClient, 'a', 'from LevelDB', {
+    const legacy = await startLegacyLevelDb(folder);
+    await ensureMemoryTable(legacy.client, TABLE);
+    await put(legacy.client, 'a', 'from LevelDB', {
       [MemoryTableSchema.outboxIndex.partitionKey]: { S: 'shard-1' },
       [MemoryTableSchema.outboxIndex.sortKey]: { S: 't1' },
     });
-    legacyClient.destroy();
-    await closeDynalite(legacy);
+    await legacy.close();
     // Left from an earlier move (a downgrade and an upgrade): kept as it is, this store goes beside it.
     await mkdir(join(folder, 'legacy-leveldb'));
     await writeFile(join(folder, 'legacy-leveldb', 'CURRENT'), 'an earlier store');
 
     const { engine, client } = await open(folder);
     expect((await read(client, 'a'))?.text?.S).toBe('from LevelDB');
-    const outbox = await client.send(
-      new QueryCommand({
-        TableName: TABLE,
-        IndexName: MemoryTableSchema.outboxIndex.name,
-        KeyConditionExpression: '#shard = :shard',
-        ExpressionAttributeNames: { '#shard': MemoryTableSchema.outboxIndex.partitionKey },
-        ExpressionAttributeValues: { ':shard': { S: 'shard-1' } },
-      }),
-    );
+    const outbox = await outboxShard(client, 'shard-1');
     expect(outbox.Items).toHaveLength(1);
     expect((await readdir(folder)).sort()).toEqual(['journal.jsonl', 'legacy-leveldb', 'legacy-leveldb-2']);
     // The journal alone holds the data now: a second start does not read LevelDB again.
@@ -307,14 +319,9 @@ describe('the embedded engine journal', () => {
 
   it('copies a LevelDB table saved mid-creation (its timer died with that process) and makes it usable', async () => {
     const folder = await newFolder();
-    const legacy = dynalite({ path: folder, createTableMs: 60_000 });
-    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
-    const legacyClient = localDynamoDbClient({
-      endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`,
-    });
-    await legacyClient.send(new CreateTableCommand(createMemoryTableInput(TABLE)));
-    legacyClient.destroy();
-    await closeDynalite(legacy);
+    const legacy = await startLegacyLevelDb(folder, 60_000);
+    await legacy.client.send(new CreateTableCommand(createMemoryTableInput(TABLE)));
+    await legacy.close();
 
     const { client } = await open(folder);
     await put(client, 'a', 'in the copied table');
@@ -326,15 +333,10 @@ describe('the embedded engine journal', () => {
     const first = await open(folder);
     await put(first.client, 'a', 'from the journal');
     await closeEngine(first.engine);
-    const legacy = dynalite({ path: folder, createTableMs: 0 });
-    await new Promise<void>((resolve) => legacy.listen(0, '127.0.0.1', () => resolve()));
-    const legacyClient = localDynamoDbClient({
-      endpoint: `http://127.0.0.1:${(legacy.address() as AddressInfo).port}`,
-    });
-    await ensureMemoryTable(legacyClient, TABLE);
-    await put(legacyClient, 'b', 'only in LevelDB');
-    legacyClient.destroy();
-    await closeDynalite(legacy);
+    const legacy = await startLegacyLevelDb(folder);
+    await ensureMemoryTable(legacy.client, TABLE);
+    await put(legacy.client, 'b', 'only in LevelDB');
+    await legacy.close();
 
     const { client } = await open(folder);
     expect((await read(client, 'a'))?.text?.S).toBe('from the journal');
@@ -385,11 +387,8 @@ describe('EngineJournal', () => {
       const response = await fetch(url, {
         method: 'POST',
         headers: {
-          'content-type': 'application/x-amz-json-1.0',
+          ...ENGINE_HEADERS,
           'x-amz-target': target,
-          authorization:
-            'AWS4-HMAC-SHA256 Credential=a/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-          'x-amz-date': '20260101T000000Z',
         },
         body,
       });
@@ -576,12 +575,9 @@ const rawRequest = (
       {
         method,
         headers: {
-          'content-type': 'application/x-amz-json-1.0',
+          ...ENGINE_HEADERS,
           'content-length': Buffer.byteLength(body),
           'x-amz-target': `${api}.${operation}`,
-          authorization:
-            'AWS4-HMAC-SHA256 Credential=a/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
-          'x-amz-date': '20260101T000000Z',
           ...headers,
         },
       },
