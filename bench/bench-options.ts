@@ -52,6 +52,8 @@ export interface BenchOptions {
   learningCeiling: CeilingOptions;
   /** Fresh-process imports per bundle. */
   coldInitRuns: number;
+  /** Also save the bundle figures as the committed baseline (`bench/baselines/`), under this name. */
+  saveBundleBaseline: string | undefined;
   /** Requests still unanswered this long after the last arrival count as errors (timeout). */
   drainTimeoutMs: number;
 }
@@ -64,7 +66,7 @@ const workload: WorkloadOptions = {
   seed: 20_241_101,
 };
 
-export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios'> = {
+export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios' | 'saveBundleBaseline'> = {
   quick: false,
   resultsDir: 'bench/.results',
   workload,
@@ -98,7 +100,7 @@ export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios'> = {
   drainTimeoutMs: 15_000,
 };
 
-export const QUICK: Omit<BenchOptions, 'reportPath' | 'scenarios'> = {
+export const QUICK: Omit<BenchOptions, 'reportPath' | 'scenarios' | 'saveBundleBaseline'> = {
   ...FULL,
   quick: true,
   load: {
@@ -136,7 +138,9 @@ const USAGE = `Usage: npm run bench [-- --quick] [--out FILE] [--stdout] [--scen
                    (report goes to bench/.results/BENCHMARKS.quick.md and stdout)
   --out FILE       write the Markdown report to FILE instead
   --stdout         print the report only
-  --scenario NAME  run only this scenario (repeatable): notes-load, learning-load, lambda-bundles`;
+  --scenario NAME  run only this scenario (repeatable): notes-load, learning-load, lambda-bundles
+  --save-bundle-baseline NAME
+                   also save the bundle figures as the committed baseline later reports compare with`;
 
 export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
   const { values } = parseArgs({
@@ -146,6 +150,7 @@ export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
       out: { type: 'string' },
       stdout: { type: 'boolean', default: false },
       scenario: { type: 'string', multiple: true },
+      'save-bundle-baseline': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -159,5 +164,5 @@ export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
   const reportPath = values.stdout ? undefined : (values.out ?? defaultReport);
   if (values.quick && reportPath !== undefined && resolve(reportPath) === resolve('BENCHMARKS.md'))
     throw new Error('--quick never overwrites BENCHMARKS.md; choose another --out');
-  return { ...base, reportPath, scenarios: values.scenario };
+  return { ...base, reportPath, scenarios: values.scenario, saveBundleBaseline: values['save-bundle-baseline'] };
 };

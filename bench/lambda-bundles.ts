@@ -6,11 +6,16 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { EVENT_CONSUMER_HANDLERS } from '../lib/constructs/event-consumers.ts';
+import { PRE_TOKEN_GENERATION_ENTRY } from '../lib/constructs/identity.ts';
+import { OUTBOX_RELAY_HANDLERS } from '../lib/constructs/outbox-relay.ts';
+import { WORKFLOW_STEP_HANDLER } from '../lib/constructs/workflows.ts';
 import { lambdaEsbuildOptions } from '../lib/lambda-bundling.ts';
+import { EVENTS_ENTRY, PROJECT_ROOT, WORKFLOWS_ENTRY } from '../lib/memory-hub-stack.ts';
 import { groupOperationsByFunction, loadOpenApiDocument, readApiOperations } from '../lib/openapi-operations.ts';
 import { type FakeAwsEndpoint, startFakeAwsEndpoint } from './fake-aws-endpoint.ts';
 import { median } from './stats.ts';
@@ -62,7 +67,7 @@ export interface BundleMeasurement extends BundleEntry {
 }
 
 /** The distinct `x-memory-hub.lambda.entry` files of the API, with their handlers. */
-export const lambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] => {
+export const apiLambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] => {
   const functions = groupOperationsByFunction(readApiOperations(loadOpenApiDocument(documentPath)));
   const byEntry = new Map<string, Set<string>>();
   for (const spec of functions) {
@@ -72,6 +77,22 @@ export const lambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] =>
   }
   return [...byEntry].map(([entry, handlers]) => ({ entry, handlers: [...handlers].sort() }));
 };
+
+const fromRoot = (absolute: string): string => relative(PROJECT_ROOT, absolute);
+
+/**
+ * Every entry the CDK app deploys functions from: the API's, then the event backbone's (relay and consumers),
+ * the workflow step runner's and the Cognito trigger's.
+ */
+export const lambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] => [
+  ...apiLambdaEntries(documentPath),
+  {
+    entry: fromRoot(EVENTS_ENTRY),
+    handlers: [...Object.values(OUTBOX_RELAY_HANDLERS), ...Object.values(EVENT_CONSUMER_HANDLERS)].sort(),
+  },
+  { entry: fromRoot(WORKFLOWS_ENTRY), handlers: [WORKFLOW_STEP_HANDLER] },
+  { entry: fromRoot(PRE_TOKEN_GENERATION_ENTRY), handlers: ['handler'] },
+];
 
 export const bundleEntry = async (entry: string, outDir: string): Promise<{ outfile: string; metafile: Metafile }> => {
   await mkdir(outDir, { recursive: true });

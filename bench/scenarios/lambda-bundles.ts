@@ -1,8 +1,11 @@
 /** Each Lambda bundle's size and cold initialisation time, as a report section. */
+
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from '../bench-options.ts';
-import { COLD_INIT_ENVIRONMENT, measureBundles } from '../lambda-bundles.ts';
+import { BUNDLE_BASELINE_PATH, baselineOf, readBundleBaseline, writeBundleBaseline } from '../bundle-baseline.ts';
+import { type BundleMeasurement, COLD_INIT_ENVIRONMENT, measureBundles } from '../lambda-bundles.ts';
 import { kib, ms, table } from '../report/markdown.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 
@@ -13,6 +16,19 @@ export const lambdaBundlesScenario: Scenario = {
     // Outside the project: Biome lints every file under bench/, bundles included.
     const outDir = join(tmpdir(), 'memory-hub-bench-bundles');
     const bundles = await measureBundles({ outDir, runs: options.coldInitRuns }, log);
+    if (options.saveBundleBaseline !== undefined) {
+      await writeBundleBaseline(
+        {
+          name: options.saveBundleBaseline,
+          revision: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
+          measuredAt: new Date().toISOString(),
+          command: `npm run bench -- --scenario lambda-bundles --save-bundle-baseline "${options.saveBundleBaseline}"`,
+        },
+        bundles,
+      );
+      log(`lambda-bundles: saved the figures as ${BUNDLE_BASELINE_PATH}`);
+    }
+    const comparison = await comparisonSection(bundles);
     const rows = bundles.map((bundle) => {
       if (bundle.failure !== undefined)
         return [
@@ -69,7 +85,7 @@ export const lambdaBundlesScenario: Scenario = {
       ),
     ].join('\n');
     return {
-      sections: [{ title: 'Lambda bundles', body }],
+      sections: [{ title: 'Lambda bundles', body }, ...(comparison ? [comparison] : [])],
       headline: bundles.map((bundle) => ({
         label: `Bundle ${bundle.entry.split('/').pop()}`,
         value: bundle.failure === undefined ? `${kib(bundle.bytes)}, init ${ms(bundle.importMedian)} ms` : 'failed',
@@ -82,4 +98,45 @@ export const lambdaBundlesScenario: Scenario = {
       raw: bundles,
     };
   },
+};
+
+/** Each entry beside the baseline bundle its handlers were deployed from (entries move and regroup; handlers stay). */
+const comparisonSection = async (bundles: readonly BundleMeasurement[]) => {
+  const baseline = await readBundleBaseline();
+  if (baseline === undefined) return undefined;
+  const rows = bundles.flatMap((bundle) => {
+    if (bundle.failure !== undefined) return [];
+    const before = [
+      ...new Set(bundle.handlers.map((handler) => baselineOf(baseline, handler)).filter((found) => found)),
+    ];
+    const [first] = before;
+    const beforeSize = before.map((found) => kib(found?.bytes ?? Number.NaN)).join(' / ');
+    const beforeInit = before.map((found) => ms(found?.importMedian ?? Number.NaN)).join(' / ');
+    return [
+      [
+        `\`${bundle.entry}\``,
+        bundle.handlers.join(', '),
+        first === undefined ? 'new' : before.map((found) => `\`${found?.entry}\``).join(', '),
+        first === undefined ? '—' : beforeSize,
+        kib(bundle.bytes),
+        first === undefined ? '—' : `${(((bundle.bytes - first.bytes) / first.bytes) * 100).toFixed(0)}%`,
+        first === undefined ? '—' : beforeInit,
+        ms(bundle.importMedian),
+      ],
+    ];
+  });
+  return {
+    title: `Lambda bundles: now and ${baseline.name}`,
+    body: [
+      `The baseline was measured by the same scenario at \`${baseline.revision}\` (${baseline.measuredAt.slice(0, 10)}, \`${baseline.command}\`, ` +
+        `median of ${baseline.bundles[0]?.importMilliseconds.length ?? 0} cold imports) and is kept in \`${BUNDLE_BASELINE_PATH}\`. ` +
+        'Handlers are matched by export name: each is one function, whichever entry it is bundled from.',
+      '',
+      table(
+        ['Entry now', 'Handlers', 'Entry then', 'Size then', 'Size now', 'Change', 'Init then ms', 'Init now ms'],
+        rows,
+        ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
+      ),
+    ].join('\n'),
+  };
 };

@@ -29,7 +29,8 @@ export const MEMORY_SCOPES = {
   write: { name: 'memory.write', description: 'Record and change memory the caller is entitled to' },
 } as const;
 
-const PRE_TOKEN_GENERATION_ENTRY = fileURLToPath(
+/** The Cognito pre-token-generation trigger's entry. */
+export const PRE_TOKEN_GENERATION_ENTRY = fileURLToPath(
   new URL('../../lambdas/handlers/pre-token-generation.lambda.ts', import.meta.url),
 );
 
