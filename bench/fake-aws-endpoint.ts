@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The configuration document served for any parameter; the service's defaults when the file exists. */
-const DEFAULT_CONFIG_DOCUMENT = 'lambdas/core/config/default-config.json';
+const DEFAULT_CONFIG_DOCUMENT = 'lambdas/generated/default-config.json';
 
 export interface FakeAwsEndpoint {
   readonly url: string;

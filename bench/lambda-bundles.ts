@@ -10,19 +10,19 @@ import { basename, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
-import { EVENT_CONSUMER_HANDLERS } from '../lib/constructs/event-consumers.ts';
 import { PRE_TOKEN_GENERATION_ENTRY } from '../lib/constructs/identity.ts';
 import { OUTBOX_RELAY_HANDLERS } from '../lib/constructs/outbox-relay.ts';
 import { WORKFLOW_STEP_HANDLER } from '../lib/constructs/workflows.ts';
+import { loadConsumers } from '../lib/deployment-document.ts';
 import { lambdaEsbuildOptions } from '../lib/lambda-bundling.ts';
-import { EVENTS_ENTRY, PROJECT_ROOT, WORKFLOWS_ENTRY } from '../lib/memory-hub-stack.ts';
+import { DEPLOYMENT_DOCUMENT_PATH, EVENTS_ENTRY, PROJECT_ROOT, WORKFLOWS_ENTRY } from '../lib/memory-hub-stack.ts';
 import { groupOperationsByFunction, loadOpenApiDocument, readApiOperations } from '../lib/openapi-operations.ts';
 import { type FakeAwsEndpoint, startFakeAwsEndpoint } from './fake-aws-endpoint.ts';
 import { median } from './stats.ts';
 
-export const OPENAPI_DOCUMENT = 'lambdas/http/openapi.json';
+export const OPENAPI_DOCUMENT = 'lambdas/generated/openapi.json';
 
-/** What a deployed function's environment holds at init (see lambdas/adapters/create-aws-backend.ts). */
+/** What a deployed function's environment holds at init (see lambdas/composition/create-aws-backend.ts). */
 export const COLD_INIT_ENVIRONMENT: Readonly<Record<string, string>> = {
   MEMORY_HUB_STAGE: 'bench',
   MEMORY_HUB_TABLE_NAME: 'bench-table',
@@ -81,18 +81,24 @@ export const apiLambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[]
 const fromRoot = (absolute: string): string => relative(PROJECT_ROOT, absolute);
 
 /**
- * Every entry the CDK app deploys functions from: the API's, then the event backbone's (relay and consumers),
- * the workflow step runner's and the Cognito trigger's.
+ * Every entry the CDK app deploys functions from: the API's, the event backbone's (the relay) and each
+ * consumer's (as the deployment document names them), the workflow step runner's and the Cognito trigger's.
+ * An entry serving several kinds of function appears once, with all its handlers.
  */
-export const lambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] => [
-  ...apiLambdaEntries(documentPath),
-  {
-    entry: fromRoot(EVENTS_ENTRY),
-    handlers: [...Object.values(OUTBOX_RELAY_HANDLERS), ...Object.values(EVENT_CONSUMER_HANDLERS)].sort(),
-  },
-  { entry: fromRoot(WORKFLOWS_ENTRY), handlers: [WORKFLOW_STEP_HANDLER] },
-  { entry: fromRoot(PRE_TOKEN_GENERATION_ENTRY), handlers: ['handler'] },
-];
+export const lambdaEntries = (documentPath = OPENAPI_DOCUMENT): BundleEntry[] => {
+  const byEntry = new Map<string, Set<string>>();
+  const add = (entry: string, handlers: readonly string[]) => {
+    const known = byEntry.get(entry) ?? new Set<string>();
+    for (const handler of handlers) known.add(handler);
+    byEntry.set(entry, known);
+  };
+  for (const { entry, handlers } of apiLambdaEntries(documentPath)) add(entry, handlers);
+  add(fromRoot(EVENTS_ENTRY), Object.values(OUTBOX_RELAY_HANDLERS));
+  for (const consumer of loadConsumers(DEPLOYMENT_DOCUMENT_PATH)) add(consumer.entry, [consumer.handler]);
+  add(fromRoot(WORKFLOWS_ENTRY), [WORKFLOW_STEP_HANDLER]);
+  add(fromRoot(PRE_TOKEN_GENERATION_ENTRY), ['handler']);
+  return [...byEntry].map(([entry, handlers]) => ({ entry, handlers: [...handlers].sort() }));
+};
 
 export const bundleEntry = async (entry: string, outDir: string): Promise<{ outfile: string; metafile: Metafile }> => {
   await mkdir(outDir, { recursive: true });

@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { localConfigProvider } from '../lambdas/adapters/config/file-config-provider.ts';
+import { SERVICE_CONFIGURATION } from '../lambdas/app/service-tables.ts';
 import { startLocalServer } from '../lambdas/local/local-server.ts';
 
 const port = Number.parseInt(process.env.PORT ?? '8787', 10);
@@ -14,7 +15,7 @@ try {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`PORT must be a port number, not "${process.env.PORT}"`);
   // Read once here, then again whenever the file changes; an invalid edit is reported and skipped.
-  const config = await localConfigProvider(process.env.MEMORY_HUB_CONFIG);
+  const config = await localConfigProvider(process.env.MEMORY_HUB_CONFIG, { configuration: SERVICE_CONFIGURATION });
   const server = await startLocalServer({
     dataDir,
     config,

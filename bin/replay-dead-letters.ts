@@ -13,7 +13,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { localConfigProvider } from '../lambdas/adapters/config/file-config-provider.ts';
 import { EventBridgePublisher } from '../lambdas/adapters/events/eventbridge-publisher.ts';
 import { SqsDeadLetterQueue } from '../lambdas/adapters/events/sqs-dead-letter-queue.ts';
-import { replayDeadLetters } from '../lambdas/core/events/dead-letter-replay.ts';
+import { SERVICE_CONFIGURATION } from '../lambdas/app/service-tables.ts';
+import { replayDeadLetters } from '../lambdas/kernel/events/dead-letter-replay.ts';
 import { startLocalServer } from '../lambdas/local/local-server.ts';
 
 const { values } = parseArgs({
@@ -38,7 +39,7 @@ try {
   } else {
     const server = await startLocalServer({
       dataDir: resolve(process.env.MEMORY_HUB_DATA_DIR ?? '.memory-hub'),
-      config: await localConfigProvider(process.env.MEMORY_HUB_CONFIG),
+      config: await localConfigProvider(process.env.MEMORY_HUB_CONFIG, { configuration: SERVICE_CONFIGURATION }),
     });
     try {
       const { bus, deadLetters } = server.backend.local;

@@ -1,6 +1,6 @@
 /**
  * What every function running the Memory Hub backend is told and allowed, in one place: the environment
- * `lambdas/adapters/create-aws-backend.ts` parses at init, and the grants that go with a storage access.
+ * `lambdas/composition/create-aws-backend.ts` parses at init, and the grants that go with a storage access.
  */
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';

@@ -16,21 +16,24 @@ import { MemoryTable } from './constructs/memory-table.ts';
 import { OutboxRelay } from './constructs/outbox-relay.ts';
 import { loadDefaultConfig, Parameters } from './constructs/parameters.ts';
 import { Workflows } from './constructs/workflows.ts';
+import { loadConsumers } from './deployment-document.ts';
 import { loadOpenApiDocument } from './openapi-operations.ts';
 import { loadWorkflowsDocument } from './workflow-policies.ts';
 
 /** The repository root: Lambda entries in the OpenAPI document are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The document generated from the zod operation definitions (`lambdas/http`). */
-export const OPENAPI_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/http/openapi.json');
+export const OPENAPI_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/openapi.json');
 /** The workflow policies generated from the core's workflow catalogue. */
-export const WORKFLOWS_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/core/workflows/workflows.json');
+export const WORKFLOWS_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/workflows.json');
 /** The default configuration generated from the core's configuration schema. */
-export const DEFAULT_CONFIG_PATH = resolve(PROJECT_ROOT, 'lambdas/core/config/default-config.json');
-/** Entry of the outbox relay (`relayOutboxStream`, `sweepOutbox`) and the consumers (`projectHead`, `recordAudit`). */
-export const EVENTS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/handlers/events.lambda.ts');
+export const DEFAULT_CONFIG_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/default-config.json');
+/** The deployment document generated from the capability list: the consumers of record events, and their entries. */
+export const DEPLOYMENT_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/deployment.json');
+/** Entry of the outbox relay (`relayOutboxStream`, `sweepOutbox`); consumers name their own entries. */
+export const EVENTS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/app/event-backbone.lambda.ts');
 /** Entry of the workflow step runner (`runWorkflowStep`). */
-export const WORKFLOWS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/handlers/workflows.lambda.ts');
+export const WORKFLOWS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/app/workflows.lambda.ts');
 
 /** Lower-case, starts with a letter: it ends up in the stack name, the key alias and the pool name. */
 export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
@@ -46,6 +49,8 @@ export interface MemoryHubStackProps extends StackProps {
   readonly workflowsDocumentPath?: string;
   /** @default DEFAULT_CONFIG_PATH */
   readonly defaultConfigPath?: string;
+  /** @default DEPLOYMENT_DOCUMENT_PATH */
+  readonly deploymentDocumentPath?: string;
   /** @default EVENTS_ENTRY */
   readonly eventsEntry?: string;
   /** @default WORKFLOWS_ENTRY */
@@ -79,6 +84,7 @@ export class MemoryHubStack extends Stack {
       projectRoot,
       workflowsDocumentPath,
       defaultConfigPath,
+      deploymentDocumentPath,
       eventsEntry,
       workflowsEntry,
       throttle,
@@ -111,9 +117,13 @@ export class MemoryHubStack extends Stack {
       entry: eventsEntry ?? EVENTS_ENTRY,
       eventBus: this.eventBus.bus,
     });
+    const root = projectRoot ?? PROJECT_ROOT;
     this.eventConsumers = new EventConsumers(this, 'EventConsumers', {
       ...backend,
-      entry: eventsEntry ?? EVENTS_ENTRY,
+      consumers: loadConsumers(deploymentDocumentPath ?? DEPLOYMENT_DOCUMENT_PATH).map((consumer) => ({
+        ...consumer,
+        entry: resolve(root, consumer.entry),
+      })),
       eventBus: this.eventBus.bus,
     });
     this.workflows = new Workflows(this, 'Workflows', {

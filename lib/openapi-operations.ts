@@ -1,7 +1,7 @@
 /**
  * Reads the routes and Lambda functions out of the generated OpenAPI document.
  *
- * The document (`lambdas/http/openapi.json`) is data produced from the zod operation definitions; the CDK
+ * The document (`lambdas/generated/openapi.json`) is data produced from the zod operation definitions; the CDK
  * app must not import that runtime code, so it reads the JSON and validates the one part it depends on:
  * the `x-memory-hub` extension on every operation.
  */

@@ -1,5 +1,5 @@
 /**
- * Reads the workflow policies out of the generated `lambdas/core/workflows/workflows.json`.
+ * Reads the workflow policies out of the generated `lambdas/generated/workflows.json`.
  *
  * The workflows are defined once, in the core, as step lists with retry and catch policies; the CDK app
  * must not import that runtime code, so it reads the generated JSON and validates everything it builds a

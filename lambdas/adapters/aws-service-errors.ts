@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../core/errors/domain-error.ts';
+import { ServiceUnavailableError } from '../kernel/errors/domain-error.ts';
 
 const RETRYABLE = new Set([
   'ProvisionedThroughputExceededException',

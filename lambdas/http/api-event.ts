@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { z } from 'zod';
-import type { Scope } from '../core/identity/scope.ts';
-import type { IdempotencyRequest } from '../core/records/record-service.ts';
+import type { Scope } from '../kernel/identity/scope.ts';
+import type { IdempotencyRequest } from '../kernel/records/record-service.ts';
 import type { Operation, RouteVariant } from './operation.ts';
 
 /**

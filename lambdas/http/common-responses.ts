@@ -36,3 +36,10 @@ export const IF_MATCH_FAILURES = {
   },
   428: { description: 'If-Match is required', schema: ErrorResponse },
 } satisfies Record<number, ResponseSpec>;
+
+/** What an organisation-admin operation can answer besides its own outcome. */
+export const ADMIN_FAILURES = {
+  401: { description: 'No valid bearer token', schema: ErrorResponse },
+  403: { description: 'The caller is not an organisation admin', schema: ErrorResponse },
+  503: { description: 'Storage unavailable', schema: ErrorResponse, headers: ['Retry-After'] },
+} satisfies Record<number, ResponseSpec>;

@@ -1,11 +1,14 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { DomainError, ServiceUnavailableError, ValidationFailedError } from '../core/errors/domain-error.ts';
-import { SensitiveContentRefusedError } from '../core/protection/protection.errors.ts';
-import { PreconditionFailedError } from '../core/records/record.errors.ts';
+import { DomainError, ServiceUnavailableError, ValidationFailedError } from '../kernel/errors/domain-error.ts';
+import { SensitiveContentRefusedError } from '../kernel/protection/protection.errors.ts';
+import { PreconditionFailedError } from '../kernel/records/record.errors.ts';
 import { jsonResponse } from './responses.ts';
 
-/** The one table from domain error codes to HTTP statuses. */
-const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+/** Domain error codes to HTTP statuses: the kernel's below, each capability module's added by the composition. */
+export type ErrorStatuses = Readonly<Record<string, number>>;
+
+/** The statuses of the kernel's and the HTTP layer's own error codes. */
+export const KERNEL_ERROR_STATUSES: ErrorStatuses = {
   not_found: 404,
   'auth.unauthenticated': 401,
   'auth.forbidden': 403,
@@ -23,22 +26,35 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   'workflow.unknown_step': 404,
   'workflow.transient_step_failure': 503,
   'protection.sensitive_content': 422,
-  'learning.rule_mismatch': 422,
-  'guardrail.conflicts_with_organisation': 409,
-  'guardrail.limit_reached': 409,
   // A ciphertext refused for its context is, to the caller, a record that is not there.
   'crypto.context_mismatch': 404,
 };
 
-export const statusOf = (error: unknown): number =>
-  error instanceof DomainError ? (STATUS_BY_CODE[error.code] ?? 500) : 500;
+/** The one table an operation answers by: the kernel's statuses and those its modules declare (each code once). */
+export const errorStatusTable = (...tables: readonly ErrorStatuses[]): ErrorStatuses => {
+  const merged: Record<string, number> = {};
+  for (const table of tables)
+    for (const [code, status] of Object.entries(table)) {
+      if (Object.hasOwn(merged, code) && merged[code] !== status)
+        throw new TypeError(`The error code ${code} is given two statuses`);
+      merged[code] = status;
+    }
+  return Object.freeze(merged);
+};
+
+export const statusOf = (error: unknown, statuses: ErrorStatuses = KERNEL_ERROR_STATUSES): number =>
+  error instanceof DomainError && Object.hasOwn(statuses, error.code) ? (statuses[error.code] ?? 500) : 500;
 
 /**
  * The response for an error: domain errors with a status below 500 show their code and message; anything
  * else becomes a generic 500 (or 503) that reveals nothing but the request id to quote.
  */
-export const errorResponse = (error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 => {
-  const status = statusOf(error);
+export const errorResponse = (
+  error: unknown,
+  requestId: string,
+  statuses: ErrorStatuses = KERNEL_ERROR_STATUSES,
+): APIGatewayProxyStructuredResultV2 => {
+  const status = statusOf(error, statuses);
   const headers: Record<string, string> = {};
   if (error instanceof PreconditionFailedError && error.currentEtag !== undefined) headers.ETag = error.currentEtag;
   if (error instanceof ServiceUnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);

@@ -1,7 +1,9 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { Backend } from '../core/backend.ts';
+import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
+import type { Metrics } from '../kernel/observability/metrics.port.ts';
 import type { ApiEvent, ApiResult, OperationEvent } from './api-event.ts';
+import type { ErrorStatuses } from './error-responses.ts';
 import { authenticatedScope } from './middleware/authenticated-scope.ts';
 import { configRefresh } from './middleware/config-refresh.ts';
 import { httpErrors } from './middleware/http-errors.ts';
@@ -11,18 +13,25 @@ import type { Operation } from './operation.ts';
 /** What API Gateway invokes and what the local server dispatches to. */
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
+/** What every operation's middleware needs: the configuration, metrics, and the status of every error code. */
+export interface HttpContext {
+  readonly config: ConfigProvider;
+  readonly metrics: Metrics;
+  readonly statuses: ErrorStatuses;
+}
+
 /**
  * The middleware chain every operation runs, Lambda and local server alike: errors mapped last, the
  * configuration refreshed first (a no-op within its TTL), then identity from verified claims, then validation.
  * Handlers attach with `.handler(async ({ scope, input }) => …)` and see the event as the chain leaves it;
  * callers invoke them with the raw API Gateway event.
  */
-export const httpOperation = <O extends Operation>(operation: O, backend: Pick<Backend, 'config' | 'metrics'>) => {
+export const httpOperation = <O extends Operation>(operation: O, http: HttpContext) => {
   const chain = middy<OperationEvent<O>, ApiResult>()
-    .use(httpErrors(backend.metrics))
-    .use(configRefresh(backend.config))
+    .use(httpErrors(http.metrics, http.statuses))
+    .use(configRefresh(http.config))
     .use(authenticatedScope(operation))
-    .use(validatedRequest(operation, backend.config));
+    .use(validatedRequest(operation, http.config));
   return {
     handler: (handle: (event: OperationEvent<O>) => Promise<ApiResult>): ApiHandler =>
       chain.handler(handle) as unknown as ApiHandler,

@@ -1,17 +1,14 @@
 import { z } from 'zod';
-import { API_OPERATIONS } from './api-operations.ts';
 import { NoBody, type Operation, type RouteVariant } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
-
-export const OPENAPI_DOCUMENT_PATH = 'lambdas/http/openapi.json';
 
 /**
  * Generates the OpenAPI 3.1 document from the operations' zod schemas: the committed `openapi.json` is
  * this function's output (a test fails when they drift), served at `/v1/openapi.json` and read by the CDK
  * app to create one route per path and one function per handler (`x-memory-hub`).
  */
-export const buildOpenApiDocument = (operations: readonly Operation[] = API_OPERATIONS): Record<string, unknown> => {
+export const buildOpenApiDocument = (operations: readonly Operation[]): Record<string, unknown> => {
   const components: Record<string, JsonSchema> = {};
   const schemaOf = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
     const { $schema: _ignored, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;

@@ -1,4 +1,4 @@
-import { DomainError } from '../core/errors/domain-error.ts';
+import { DomainError } from '../kernel/errors/domain-error.ts';
 
 /** Raised at the HTTP boundary, before anything reaches the core. */
 export class PayloadTooLargeError extends DomainError {

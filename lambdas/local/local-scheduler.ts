@@ -1,6 +1,6 @@
-import type { IdGenerator } from '../core/time/ids.ts';
-import type { WorkflowPolicy } from '../core/workflows/workflow-definition.ts';
-import type { WorkflowStarter } from '../core/workflows/workflow-service.ts';
+import type { IdGenerator } from '../kernel/time/ids.ts';
+import type { WorkflowPolicy } from '../kernel/workflows/workflow-definition.ts';
+import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   minute: 60_000,

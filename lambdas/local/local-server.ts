@@ -3,19 +3,20 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Context } from 'aws-lambda';
-import { createLocalBackend, type LocalBackend } from '../adapters/create-local-backend.ts';
-import type { ConfigProvider } from '../core/config/config-provider.port.ts';
-import { UnauthenticatedError } from '../core/identity/identity.errors.ts';
-import type { Clock } from '../core/time/clock.ts';
-import { createUlidGenerator } from '../core/time/ids.ts';
-import { WORKFLOWS } from '../core/workflows/workflow-catalogue.ts';
-import type { Sleep } from '../core/workflows/workflow-runner.ts';
-import { createHandlers } from '../handlers/handler-registry.ts';
+import { CAPABILITIES } from '../app/capabilities.ts';
+import type { AnyCapabilityModule } from '../composition/capability-module.ts';
+import { type LocalApplication, localApplication } from '../composition/local-application.ts';
+import { operationsOf, workflowsOf } from '../composition/module-tables.ts';
 import type { ApiEvent, ApiResult } from '../http/api-event.ts';
-import { errorResponse } from '../http/error-responses.ts';
+import { type ErrorStatuses, errorResponse } from '../http/error-responses.ts';
 import type { ApiHandler } from '../http/http-operation.ts';
 import { routeKeyOf } from '../http/operation.ts';
 import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from '../http/request.errors.ts';
+import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
+import { UnauthenticatedError } from '../kernel/identity/identity.errors.ts';
+import type { Clock } from '../kernel/time/clock.ts';
+import { createUlidGenerator } from '../kernel/time/ids.ts';
+import type { Sleep } from '../kernel/workflows/workflow-runner.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { startEmbeddedDynamoDb } from './embedded-dynamodb.ts';
 import { createLocalTokenVerifier } from './local-issuer.ts';
@@ -37,6 +38,8 @@ export interface LocalServerOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** The capability modules served: the whole service (`CAPABILITIES`) unless a test composes its own. */
+  modules?: readonly AnyCapabilityModule[];
   /** Keep the embedded engine in memory instead of under `dataDir` (tests). */
   inMemoryStorage?: boolean;
   clock?: Clock;
@@ -48,7 +51,7 @@ export interface LocalServerOptions {
 export interface RunningLocalServer {
   readonly url: string;
   readonly port: number;
-  readonly backend: LocalBackend;
+  readonly backend: LocalApplication;
   readonly relay: LocalRelayLoop;
   readonly costs: RequestCostMeter;
   close(): Promise<void>;
@@ -74,7 +77,9 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
     const engine = await startEmbeddedDynamoDb(options.inMemoryStorage ? undefined : join(options.dataDir, 'dynamodb'));
     cleanups.push(() => engine.close());
     const costs = new RequestCostMeter();
-    const backend = await createLocalBackend({
+    const modules = options.modules ?? CAPABILITIES;
+    const backend = await localApplication({
+      modules,
       dynamoDb: engine,
       tableName: LOCAL_TABLE_NAME,
       keyFile: join(options.dataDir, 'keys', 'content-key.bin'),
@@ -94,14 +99,16 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
     cleanups.push(() => relayLoop.stop());
     cleanups.push(() => backend.local.workflowRunner.idle());
     const scheduler = new LocalScheduler({
-      workflows: WORKFLOWS,
+      workflows: workflowsOf(modules),
       starter: backend.local.workflowRunner,
       ids: createUlidGenerator(),
     });
     cleanups.push(async () => scheduler.stop());
     const verifyToken = await createLocalTokenVerifier(options.dataDir);
     const gateway = new LocalGateway({
-      handlers: createHandlers(backend),
+      handlers: backend.handlers,
+      routes: new RouteTable(operationsOf(modules)),
+      statuses: backend.http.statuses,
       verifyToken,
       costs,
       log: options.log ?? (() => undefined),
@@ -146,17 +153,20 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
 
 interface LocalGatewayOptions {
   handlers: Readonly<Record<string, ApiHandler>>;
+  routes: RouteTable;
+  statuses: ErrorStatuses;
   verifyToken: (token: string) => Promise<Record<string, unknown>>;
   costs: RequestCostMeter;
   log: (line: string) => void;
 }
 
 class LocalGateway {
-  readonly #routes = new RouteTable();
+  readonly #routes: RouteTable;
   readonly #options: LocalGatewayOptions;
 
   constructor(options: LocalGatewayOptions) {
     this.#options = options;
+    this.#routes = options.routes;
   }
 
   async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -169,19 +179,23 @@ class LocalGateway {
     let operationId = 'unmatched';
     if (matched === undefined || matched === 'pathOnly') {
       request.resume();
-      result = errorResponse(matched ? new MethodNotAllowedError() : new RouteNotFoundError(), requestId);
+      result = errorResponse(
+        matched ? new MethodNotAllowedError() : new RouteNotFoundError(),
+        requestId,
+        this.#options.statuses,
+      );
     } else {
       operationId = matched.route.operationId;
       const body = await readBody(request);
       const handler = this.#options.handlers[matched.operation.lambda.handler];
       if (body === undefined) {
-        result = errorResponse(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId);
+        result = errorResponse(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId, this.#options.statuses);
       } else if (!handler) {
-        result = errorResponse(new RouteNotFoundError(), requestId);
+        result = errorResponse(new RouteNotFoundError(), requestId, this.#options.statuses);
       } else {
         const claims = matched.operation.authenticated ? await this.#authenticate(request) : undefined;
         if (matched.operation.authenticated && !claims) {
-          result = errorResponse(new UnauthenticatedError(), requestId);
+          result = errorResponse(new UnauthenticatedError(), requestId, this.#options.statuses);
         } else {
           const event = toApiEvent({
             request,

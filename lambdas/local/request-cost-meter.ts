@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { InMemoryMetrics } from '../adapters/observability/in-memory-metrics.ts';
-import type { MetricName, Metrics } from '../core/observability/metrics.port.ts';
+import type { MetricName, Metrics } from '../kernel/observability/metrics.port.ts';
 
 export interface OperationCost {
   requests: number;

@@ -1,4 +1,3 @@
-import { API_OPERATIONS } from '../http/api-operations.ts';
 import type { Operation, RouteVariant } from '../http/operation.ts';
 
 export interface MatchedRoute {
@@ -18,7 +17,7 @@ interface CompiledRoute {
 export class RouteTable {
   readonly #routes: CompiledRoute[];
 
-  constructor(operations: readonly Operation[] = API_OPERATIONS) {
+  constructor(operations: readonly Operation[]) {
     this.#routes = operations.flatMap((operation) =>
       operation.routes.map((route) => {
         const names: string[] = [];

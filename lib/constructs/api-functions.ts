@@ -149,7 +149,7 @@ export class ApiFunctions extends Construct {
 
 const routeKeyOf = (operation: ApiOperation): string => `${operation.method} ${operation.path}`;
 
-/** `lambdas/handlers/notes.lambda.ts` + `getNote` → `NotesGetNote`: stable while routes come and go. */
+/** `lambdas/capabilities/notes/notes.lambda.ts` + `getNote` → `NotesGetNote`: stable while routes come and go. */
 function functionIdOf(spec: ApiFunctionSpec): string {
   const module = basename(spec.entry).replace(/(\.lambda)?\.ts$/, '');
   return `${pascalCase(module)}${pascalCase(spec.handler)}`;

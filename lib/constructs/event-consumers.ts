@@ -3,12 +3,10 @@ import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
+import { pascalCase } from '../construct-ids.ts';
 import { DeadLetterQueue } from './dead-letter-queue.ts';
 import { RECORD_EVENTS_PATTERN } from './event-bus.ts';
 import { ServiceFunction } from './service-function.ts';
-
-/** The exports of the consumers' entry module. */
-export const EVENT_CONSUMER_HANDLERS = { projectHead: 'projectHead', recordAudit: 'recordAudit' } as const;
 
 /** How long EventBridge keeps trying to deliver an event to a consumer. */
 export const DELIVERY_WINDOW = Duration.hours(24);
@@ -75,29 +73,40 @@ export class EventConsumer extends Construct {
 }
 
 export interface EventConsumersProps extends BackendResources {
-  /** Absolute path of the entry module exporting `projectHead` and `recordAudit`. */
-  readonly entry: string;
+  /** Every consumer of the deployment document, each with the absolute path of the entry exporting it. */
+  readonly consumers: readonly { readonly entry: string; readonly handler: string; readonly description: string }[];
   readonly eventBus: IEventBus;
 }
 
-/** The consumers of record events: the head projection and the audit trail, each with its own rule and queue. */
+/**
+ * The consumers of record events, as the deployment document lists them (the kernel's head projection, then
+ * each capability module's): each with its own rule, function and dead-letter queue.
+ */
 export class EventConsumers extends Construct {
-  /** Keeps each record's head item at its latest revision (events at or below it are ignored). */
-  public readonly projectHead: EventConsumer;
-  /** Appends every record event to the tenant's audit trail. */
-  public readonly recordAudit: EventConsumer;
+  /** By exported handler name, e.g. `projectHead`, `recordAudit`. */
+  public readonly byHandler: ReadonlyMap<string, EventConsumer>;
 
   constructor(scope: Construct, id: string, props: EventConsumersProps) {
     super(scope, id);
-    this.projectHead = new EventConsumer(this, 'ProjectHead', {
-      ...props,
-      handler: EVENT_CONSUMER_HANDLERS.projectHead,
-      description: 'Projects record events onto the head items',
-    });
-    this.recordAudit = new EventConsumer(this, 'RecordAudit', {
-      ...props,
-      handler: EVENT_CONSUMER_HANDLERS.recordAudit,
-      description: 'Records every record event in the audit trail',
-    });
+    const byHandler = new Map<string, EventConsumer>();
+    for (const consumer of props.consumers) {
+      byHandler.set(
+        consumer.handler,
+        new EventConsumer(this, pascalCase(consumer.handler), {
+          ...props,
+          entry: consumer.entry,
+          handler: consumer.handler,
+          description: consumer.description,
+        }),
+      );
+    }
+    this.byHandler = byHandler;
+  }
+
+  /** The consumer exported as `handler`; throws when the deployment has none. */
+  consumer(handler: string): EventConsumer {
+    const found = this.byHandler.get(handler);
+    if (!found) throw new Error(`The deployment has no consumer exported as ${handler}`);
+    return found;
   }
 }

@@ -31,7 +31,7 @@ export const MEMORY_SCOPES = {
 
 /** The Cognito pre-token-generation trigger's entry. */
 export const PRE_TOKEN_GENERATION_ENTRY = fileURLToPath(
-  new URL('../../lambdas/handlers/pre-token-generation.lambda.ts', import.meta.url),
+  new URL('../../lambdas/app/pre-token-generation.lambda.ts', import.meta.url),
 );
 
 export interface IdentityProps {

@@ -12,7 +12,7 @@ export interface ParametersProps {
   readonly stage: string;
   /**
    * The default configuration: the JSON document generated from the core's configuration schema
-   * (`lambdas/core/config/default-config.json`). It must be a JSON object.
+   * (`lambdas/generated/default-config.json`). It must be a JSON object.
    */
   readonly defaultConfig: Record<string, unknown>;
 }

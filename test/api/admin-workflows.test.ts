@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { eventually, LocalApi } from '../support/local-api.ts';
 
 type Note = { id: string; etag: string };

@@ -90,9 +90,10 @@ describe('API: event backbone', () => {
 
   it('dead-letters an event a consumer keeps failing on, and a replay applies it once', async () => {
     // Prepare: the audit consumer fails every delivery for a while
-    const { consumers } = api.server.backend.system;
-    const consume = consumers.audit.consume.bind(consumers.audit);
-    (consumers.audit as { consume: typeof consume }).consume = async () => {
+    const audit = api.server.backend.system.consumers['audit-trail'];
+    if (!audit) throw new Error('no audit consumer');
+    const consume = audit.consume.bind(audit);
+    (audit as { consume: typeof consume }).consume = async () => {
       throw Object.assign(new Error('audit store unavailable'), { name: 'ServiceUnavailableError' });
     };
     await api.request('POST', '/v1/notes', { token: writer, body: { text: 'dead-lettered' } });
@@ -102,8 +103,8 @@ describe('API: event backbone', () => {
     expect(await auditOf()).toEqual([]);
 
     // Act: the consumer recovers; the dead letters are replayed, twice
-    (consumers.audit as { consume: typeof consume }).consume = consume;
-    const { replayDeadLetters } = await import('../../lambdas/core/events/dead-letter-replay.ts');
+    (audit as { consume: typeof consume }).consume = consume;
+    const { replayDeadLetters } = await import('../../lambdas/kernel/events/dead-letter-replay.ts');
     const first = await replayDeadLetters(deadLetters, (event, consumer) => bus.deliver(event, consumer));
     const second = await replayDeadLetters(deadLetters, (event, consumer) => bus.deliver(event, consumer));
 

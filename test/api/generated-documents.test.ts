@@ -1,8 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_DOCUMENT_PATH, workflowsDocument } from '../../lambdas/core/workflows/workflow-catalogue.ts';
-import { API_OPERATIONS } from '../../lambdas/http/api-operations.ts';
-import { buildOpenApiDocument, OPENAPI_DOCUMENT_PATH } from '../../lambdas/http/openapi.ts';
+import {
+  openApiDocument as buildOpenApiDocument,
+  DEPLOYMENT_DOCUMENT_PATH,
+  deploymentDocument,
+  OPENAPI_DOCUMENT_PATH,
+  WORKFLOWS_DOCUMENT_PATH,
+  workflowsDocument,
+} from '../../lambdas/app/documents.ts';
+import { API_OPERATIONS } from '../../lambdas/app/service-tables.ts';
 
 describe('OpenAPI document', () => {
   it('is exactly what the zod schemas generate (run `npm run generate` after changing an operation)', () => {
@@ -33,5 +39,12 @@ describe('Workflows document', () => {
   it("is exactly the core's step lists (run `npm run generate` after changing a workflow)", () => {
     const committed = JSON.parse(readFileSync(WORKFLOWS_DOCUMENT_PATH, 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(workflowsDocument())));
+  });
+});
+
+describe('Deployment document', () => {
+  it('is exactly what the capability list declares (run `npm run generate` after changing a module)', () => {
+    const committed = JSON.parse(readFileSync(DEPLOYMENT_DOCUMENT_PATH, 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(deploymentDocument())));
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { type ApiResponse, eventually, LocalApi } from '../support/local-api.ts';
 
 type BelievedValue = { value: unknown; status: string; support: number; sessions: number; evidence: string[] };

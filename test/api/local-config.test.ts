@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileConfigProvider } from '../../lambdas/adapters/config/file-config-provider.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { SERVICE_CONFIGURATION } from '../../lambdas/app/service-tables.ts';
 import { LocalApi } from '../support/local-api.ts';
 
 describe('Local mode: configuration file', () => {
@@ -35,6 +36,7 @@ describe('Local mode: configuration file', () => {
     const config = await FileConfigProvider.load({
       path,
       checkIntervalMs: 0,
+      configuration: SERVICE_CONFIGURATION,
       metrics,
       warn: (line) => warnings.push(line),
     });

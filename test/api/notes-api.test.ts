@@ -33,7 +33,7 @@ describe('API: notes over real HTTP', () => {
 
     it('serves the committed OpenAPI document', async () => {
       const response = await api.request('GET', '/v1/openapi.json');
-      const committed = JSON.parse(readFileSync('lambdas/http/openapi.json', 'utf8'));
+      const committed = JSON.parse(readFileSync('lambdas/generated/openapi.json', 'utf8'));
       expect(response.status).toBe(200);
       expect(response.body).toEqual(committed);
     });

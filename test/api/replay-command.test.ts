@@ -11,7 +11,7 @@ describe('Command: npm run replay', () => {
     // Prepare: a server whose audit consumer keeps failing dead-letters one event, then stops
     const first = await LocalApi.start({ persist: true });
     const { consumers } = first.server.backend.system;
-    (consumers.audit as { consume: unknown }).consume = async () => {
+    (consumers['audit-trail'] as { consume: unknown }).consume = async () => {
       throw Object.assign(new Error('down'), { name: 'ServiceUnavailableError' });
     };
     const writer = await first.token({ sub: 'writer' });

@@ -13,7 +13,7 @@ const sourceFiles = (folder: string): string[] => {
   });
 };
 
-/** A relative import resolved to a project path (`lambdas/core/...`), or a package import as written. */
+/** A relative import resolved to a project path (`lambdas/kernel/...`), or a package import as written. */
 interface Import {
   readonly internal: boolean;
   readonly target: string;
@@ -43,8 +43,10 @@ const packageOf = (specifier: string): string =>
 describe('Architecture: dependency rule', () => {
   it('keeps the core free of AWS, adapters, handlers, HTTP and local mode', () => {
     const corePackages = new Set(['zod', 'ulid', 'blakejs']);
-    const found = violations('lambdas/core', ({ internal, target }) =>
-      internal ? target.startsWith('lambdas/core/') : target.startsWith('node:') || corePackages.has(packageOf(target)),
+    const found = violations('lambdas/kernel', ({ internal, target }) =>
+      internal
+        ? target.startsWith('lambdas/kernel/')
+        : target.startsWith('node:') || corePackages.has(packageOf(target)),
     );
     expect(found).toEqual([]);
   });
@@ -52,7 +54,7 @@ describe('Architecture: dependency rule', () => {
   it('keeps the HTTP layer free of adapters, handlers and AWS SDKs', () => {
     const found = violations('lambdas/http', ({ internal, target }) =>
       internal
-        ? target.startsWith('lambdas/http/') || target.startsWith('lambdas/core/')
+        ? target.startsWith('lambdas/http/') || target.startsWith('lambdas/kernel/')
         : !['@aws-sdk', '@aws-crypto', 'dynalite'].some((prefix) => target.startsWith(prefix)),
     );
     expect(found).toEqual([]);
@@ -60,7 +62,7 @@ describe('Architecture: dependency rule', () => {
 
   it('keeps adapters from reaching up into handlers, HTTP or local mode', () => {
     const found = violations('lambdas/adapters', ({ internal, target }) =>
-      internal ? target.startsWith('lambdas/adapters/') || target.startsWith('lambdas/core/') : true,
+      internal ? target.startsWith('lambdas/adapters/') || target.startsWith('lambdas/kernel/') : true,
     );
     expect(found).toEqual([]);
   });
@@ -73,6 +75,6 @@ describe('Architecture: dependency rule', () => {
   it('sees the imports it is checking (the rule would catch a violation)', () => {
     const adapters = sourceFiles('lambdas/adapters').flatMap(importsOf);
     expect(adapters).toContainEqual({ internal: false, target: '@aws-sdk/client-dynamodb' });
-    expect(adapters.some(({ internal, target }) => internal && target.startsWith('lambdas/core/'))).toBe(true);
+    expect(adapters.some(({ internal, target }) => internal && target.startsWith('lambdas/kernel/'))).toBe(true);
   });
 });

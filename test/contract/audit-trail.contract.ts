@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditEntry } from '../../lambdas/core/audit/audit-entry.schema.ts';
-import type { AuditTrail } from '../../lambdas/core/audit/audit-trail.port.ts';
+import type { AuditEntry } from '../../lambdas/kernel/audit/audit-entry.schema.ts';
+import type { AuditTrail } from '../../lambdas/kernel/audit/audit-trail.port.ts';
 
 /** What every audit trail does; run against the in-memory fake and the DynamoDB adapter. */
 export const describeAuditTrailContract = (

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
-import { ConfigUnavailableError, InvalidConfigError } from '../../lambdas/core/config/config.errors.ts';
-import type { ConfigProvider } from '../../lambdas/core/config/config-provider.port.ts';
-import { DEFAULT_CONFIG, settingsForAgent } from '../../lambdas/core/config/memory-hub-config.ts';
-import type { Metrics } from '../../lambdas/core/observability/metrics.port.ts';
-import { type Clock, ManualClock } from '../../lambdas/core/time/clock.ts';
+import { DEFAULT_CONFIG, type MemoryHubConfig, settingsForAgent } from '../../lambdas/app/service-tables.ts';
+import { ConfigUnavailableError, InvalidConfigError } from '../../lambdas/kernel/config/config.errors.ts';
+import type { ConfigProvider } from '../../lambdas/kernel/config/config-provider.port.ts';
+import type { Metrics } from '../../lambdas/kernel/observability/metrics.port.ts';
+import { type Clock, ManualClock } from '../../lambdas/kernel/time/clock.ts';
 
 export interface ConfigSourceFixture {
   /** How the provider names the source in errors and warnings. */
@@ -16,7 +16,11 @@ export interface ConfigSourceFixture {
   /** Makes the source unreadable (the file removed, the parameter store failing). */
   breakSource(): Promise<void>;
   /** Loads a provider over the source as it is now. */
-  load(dependencies: { clock: Clock; metrics: Metrics; warn: (line: string) => void }): Promise<ConfigProvider>;
+  load(dependencies: {
+    clock: Clock;
+    metrics: Metrics;
+    warn: (line: string) => void;
+  }): Promise<ConfigProvider<MemoryHubConfig>>;
   close(): Promise<void>;
 }
 

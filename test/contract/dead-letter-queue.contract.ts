@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DeadLetterQueue } from '../../lambdas/core/events/dead-letter-queue.port.ts';
+import type { DeadLetterQueue } from '../../lambdas/kernel/events/dead-letter-queue.port.ts';
+import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -14,7 +15,7 @@ export const describeDeadLetterQueueContract = (
     let fixture: { queue: DeadLetterQueue; close(): Promise<void> };
     const letter = () => ({
       consumer: CONTRACT_CONSUMER,
-      event: eventOf(revisionOf(scopeOf().namespace('note'), newRecordId(), 1)),
+      event: eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1)),
       reason: 'ServiceUnavailableError',
     });
 

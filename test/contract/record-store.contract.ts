@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NamespaceDirectory } from '../../lambdas/core/records/namespace-directory.port.ts';
-import { InvalidCursorError, RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
-import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
-import type { RecordStore } from '../../lambdas/core/records/record-store.port.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import type { NamespaceDirectory } from '../../lambdas/kernel/records/namespace-directory.port.ts';
+import { InvalidCursorError, RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
+import type { RecordRevision } from '../../lambdas/kernel/records/record.schema.ts';
+import type { RecordStore } from '../../lambdas/kernel/records/record-store.port.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
+import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -25,7 +26,7 @@ export const describeRecordStoreContract = (
     let fixture: RecordStoreFixture;
     let store: RecordStore & NamespaceDirectory;
     const alice = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p7:member'] });
-    const notes = alice.namespace('note');
+    const notes = alice.namespace(KINDS.note);
 
     const append = async (revision: RecordRevision) => {
       await store.append(revision, eventOf(revision));
@@ -128,11 +129,11 @@ export const describeRecordStoreContract = (
         const id = newRecordId();
         await append(revisionOf(notes, id, 1));
         const elsewhere = [
-          scopeOf({ tenant: 'acme', sub: 'bob' }).namespace('note'),
-          scopeOf({ tenant: 'globex', sub: 'alice' }).namespace('note'),
-          alice.namespace('note', { agent: 'coder' }),
-          alice.namespace('note', { project: 'p7' }),
-          alice.namespace('profile'),
+          scopeOf({ tenant: 'acme', sub: 'bob' }).namespace(KINDS.note),
+          scopeOf({ tenant: 'globex', sub: 'alice' }).namespace(KINDS.note),
+          alice.namespace(KINDS.note, { agent: 'coder' }),
+          alice.namespace(KINDS.note, { project: 'p7' }),
+          alice.namespace(KINDS.profile),
         ];
 
         for (const namespace of elsewhere) {
@@ -295,8 +296,8 @@ export const describeRecordStoreContract = (
 
     describe('Namespace directory', () => {
       it('records each namespace on first write and resolves it from its hash', async () => {
-        const agentNotes = alice.namespace('note', { agent: 'coder' });
-        const bobs = scopeOf({ tenant: 'globex', sub: 'bob' }).namespace('note');
+        const agentNotes = alice.namespace(KINDS.note, { agent: 'coder' });
+        const bobs = scopeOf({ tenant: 'globex', sub: 'bob' }).namespace(KINDS.note);
         for (const namespace of [notes, agentNotes, bobs]) await append(revisionOf(namespace, newRecordId(), 1));
         await append(revisionOf(notes, newRecordId(), 1));
 
@@ -314,7 +315,7 @@ export const describeRecordStoreContract = (
     });
 
     describe('Journal kinds (session events)', () => {
-      const events = alice.namespace('session-events', { session: 's1' });
+      const events = alice.namespace(KINDS['session-events'], { session: 's1' });
 
       it('keep each record as its single revision: its head, listed either way, never revised or projected', async () => {
         const ids = [newRecordId(), newRecordId(), newRecordId()];

@@ -141,8 +141,8 @@ describe('Event backbone', () => {
   describe('Construct: EventConsumers', () => {
     const consumers = () =>
       [
-        [synthesized.stack.eventConsumers.projectHead, 'projectHead'],
-        [synthesized.stack.eventConsumers.recordAudit, 'recordAudit'],
+        [synthesized.stack.eventConsumers.consumer('projectHead'), 'projectHead'],
+        [synthesized.stack.eventConsumers.consumer('recordAudit'), 'recordAudit'],
       ] as const;
 
     it('routes every record event to projectHead and to recordAudit, each through its own rule', () => {

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as preTokenGeneration } from '../../lambdas/handlers/pre-token-generation.lambda.ts';
+import { handler as preTokenGeneration } from '../../lambdas/app/pre-token-generation.lambda.ts';
 import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
 
 describe('Construct: Identity', () => {

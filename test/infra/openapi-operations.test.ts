@@ -8,7 +8,7 @@ const operation = (lambda: Record<string, unknown>, authenticated = true) => ({
   'x-memory-hub': { authenticated, lambda },
 });
 const documentWith = (paths: Record<string, unknown>) => ({ openapi: '3.1.0', info: {}, paths });
-const notes = { entry: 'lambdas/handlers/notes.lambda.ts', handler: 'getNote', access: 'read' };
+const notes = { entry: 'lambdas/capabilities/notes/notes.lambda.ts', handler: 'getNote', access: 'read' };
 
 describe('Function: readApiOperations', () => {
   it('reads method, path, authentication and lambda of every operation', () => {
@@ -118,18 +118,18 @@ describe('Function: groupOperationsByFunction', () => {
       functions.map(({ key, access, operations: served }) => ({ key, access, paths: served.map((o) => o.path) })),
     ).toEqual([
       {
-        key: 'lambdas/handlers/notes.lambda.ts#getNote',
+        key: 'lambdas/capabilities/notes/notes.lambda.ts#getNote',
         access: 'read',
         paths: ['/v1/notes/{id}', '/v1/projects/{projectId}/notes/{id}'],
       },
-      { key: 'lambdas/handlers/notes.lambda.ts#listNotes', access: 'read', paths: ['/v1/notes'] },
+      { key: 'lambdas/capabilities/notes/notes.lambda.ts#listNotes', access: 'read', paths: ['/v1/notes'] },
     ]);
     expect(functions.map(({ startsWorkflows }) => startsWorkflows)).toEqual([false, false]);
   });
 
   it('lets a function start workflows when any of its operations does', () => {
     // Prepare
-    const admin = { entry: 'lambdas/handlers/admin.lambda.ts', handler: 'workflows', access: 'write' };
+    const admin = { entry: 'lambdas/capabilities/housekeeping/admin.lambda.ts', handler: 'workflows', access: 'write' };
     const operations = readApiOperations(
       documentWith({
         '/v1/admin/workflows/{name}': { post: operation({ ...admin, startsWorkflows: true }) },

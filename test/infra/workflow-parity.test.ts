@@ -4,15 +4,15 @@ import { DefinitionBody, StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { describe, expect, it } from 'vitest';
 import { InMemoryWorkflowRunStore } from '../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { LocalWorkflowRunner } from '../../lambdas/adapters/workflows/local-workflow-runner.ts';
-import { ServiceUnavailableError } from '../../lambdas/core/errors/domain-error.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
-import { RETENTION_SWEEP } from '../../lambdas/core/workflows/workflow-catalogue.ts';
+import { RETENTION_SWEEP } from '../../lambdas/capabilities/housekeeping/retention-sweep.workflow.ts';
+import { runWorkflowStepHandler } from '../../lambdas/composition/aws-event-handlers.ts';
+import { ServiceUnavailableError } from '../../lambdas/kernel/errors/domain-error.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import {
   type StepHandler,
   type StepInput,
   WorkflowStepExecutor,
-} from '../../lambdas/core/workflows/workflow-step-executor.ts';
-import { runWorkflowStepHandler } from '../../lambdas/handlers/workflows.handlers.ts';
+} from '../../lambdas/kernel/workflows/workflow-step-executor.ts';
 import { defineWorkflow } from '../../lib/constructs/workflows.ts';
 import { WorkflowPolicy } from '../../lib/workflow-policies.ts';
 import { bareStack } from './support/fixture-app.ts';

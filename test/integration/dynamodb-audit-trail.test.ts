@@ -1,5 +1,5 @@
 import { DynamoDbAuditTrail } from '../../lambdas/adapters/dynamodb/dynamodb-audit-trail.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { describeAuditTrailContract } from '../contract/audit-trail.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
 

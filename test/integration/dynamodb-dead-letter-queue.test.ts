@@ -1,5 +1,5 @@
 import { DynamoDbDeadLetterQueue } from '../../lambdas/adapters/dynamodb/dynamodb-dead-letter-queue.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { describeDeadLetterQueueContract } from '../contract/dead-letter-queue.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
 

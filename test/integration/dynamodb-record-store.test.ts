@@ -1,10 +1,11 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
-import { RevisionConflictError } from '../../lambdas/core/records/record.errors.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { describeRecordStoreContract } from '../contract/record-store.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
+import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -29,7 +30,7 @@ describe('Class: DynamoDbRecordStore', () => {
       const table = await startEmbeddedTable();
       const clock = new ManualClock('2026-06-01T00:00:00.000Z');
       const store = new DynamoDbRecordStore({ ...table, clock });
-      const notes = scopeOf().namespace('note');
+      const notes = scopeOf().namespace(KINDS.note);
       const id = newRecordId();
       const first = revisionOf(notes, id, 1);
       await store.append(first, eventOf(first));
@@ -61,7 +62,7 @@ describe('Class: DynamoDbRecordStore', () => {
     it('writes one item per session event: the revision, with no head item beside it', async () => {
       const table = await startEmbeddedTable();
       const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
-      const events = scopeOf().namespace('session-events', { session: 's1' });
+      const events = scopeOf().namespace(KINDS['session-events'], { session: 's1' });
       const id = newRecordId();
       const first = revisionOf(events, id, 1);
 
@@ -84,7 +85,7 @@ describe('Class: DynamoDbRecordStore', () => {
     it('recognises its own write instead of reporting a conflict', async () => {
       const table = await startEmbeddedTable();
       const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
-      const notes = scopeOf().namespace('note');
+      const notes = scopeOf().namespace(KINDS.note);
       const first = revisionOf(notes, newRecordId(), 1);
       const send = table.client.send.bind(table.client);
       let lostResponses = 0;

@@ -2,10 +2,10 @@ import { PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/dynamodb-idempotency-store.ts';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
-import { assembleBackend, type Backend } from '../../lambdas/core/backend.ts';
-import { systemClock } from '../../lambdas/core/time/clock.ts';
+import { systemClock } from '../../lambdas/kernel/time/clock.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
-import { inMemoryPorts } from '../support/in-memory-backend.ts';
+import { assembleBackend, type Backend, inMemoryPorts } from '../support/in-memory-backend.ts';
+import { KINDS } from '../support/record-kinds.ts';
 import { scopeOf } from '../support/scopes.ts';
 
 describe('Encryption at rest', () => {
@@ -20,7 +20,7 @@ describe('Encryption at rest', () => {
       ...inMemoryPorts().ports,
       metrics: table.metrics,
       clock: systemClock,
-      records,
+      store: records,
       directory: records,
       idempotency: new DynamoDbIdempotencyStore(options),
     });
@@ -70,7 +70,7 @@ describe('Encryption at rest', () => {
     const created = await backend.notes.create(alice, {}, { text: 'only for alice', tags: [] });
     const original = (await rawItems()).find((item) => item.sk?.S === `R#${created.record.id}#0000000001`);
     expect(original).toBeDefined();
-    const bobsNotes = bob.namespace('note');
+    const bobsNotes = bob.namespace(KINDS.note);
     const other = await backend.notes.create(alice, {}, { text: 'another note of alice', tags: [] });
 
     // Act: the same bytes under bob's namespace, and under alice's other record

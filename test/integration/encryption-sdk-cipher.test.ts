@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
-import { CiphertextContextMismatchError } from '../../lambdas/core/crypto/crypto.errors.ts';
+import { CiphertextContextMismatchError } from '../../lambdas/kernel/crypto/crypto.errors.ts';
 
 const cipherWithNewKey = async () => {
   const folder = await mkdtemp(join(tmpdir(), 'memory-hub-cipher-'));

@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
-import type { EventPublisher } from '../../lambdas/core/events/event-publisher.port.ts';
-import { OutboxRelay } from '../../lambdas/core/events/outbox-relay.ts';
-import { Reconciler } from '../../lambdas/core/events/reconciler.ts';
-import type { RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
+import type { EventPublisher } from '../../lambdas/kernel/events/event-publisher.port.ts';
+import { OutboxRelay } from '../../lambdas/kernel/events/outbox-relay.ts';
+import { Reconciler } from '../../lambdas/kernel/events/reconciler.ts';
+import type { RecordEvent } from '../../lambdas/kernel/events/record-event.schema.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
+import { KINDS, RECORD_KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -36,8 +37,8 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
 
   it('repairs lagging heads, publishes the outbox, and reports what it fixed', async () => {
     // Prepare: three notes in two namespaces; every head write of revision 2 is lost
-    const alice = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
-    const bob = scopeOf({ tenant: 'acme', sub: 'bob' }).namespace('note', { agent: 'coder' });
+    const alice = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
+    const bob = scopeOf({ tenant: 'acme', sub: 'bob' }).namespace(KINDS.note, { agent: 'coder' });
     const send = table.client.send.bind(table.client);
     table.client.send = ((command: { input: { Item?: { sk?: { S?: string }; revision?: { N?: string } } } }) => {
       const item = command.input.Item;
@@ -60,7 +61,7 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
 
     // Act
     busUp = true;
-    const report = await new Reconciler({ store, directory: store, relay }).run();
+    const report = await new Reconciler({ store, directory: store, relay, kinds: RECORD_KINDS }).run();
 
     // Assess
     expect(report).toEqual({
@@ -73,7 +74,7 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
     expect((await store.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([2, 2]);
     expect((await store.listHeads(bob, { limit: 10 })).items.map((head) => head.revision)).toEqual([2]);
     expect(delivered).toHaveLength(6);
-    expect(await new Reconciler({ store, directory: store, relay }).run()).toMatchObject({
+    expect(await new Reconciler({ store, directory: store, relay, kinds: RECORD_KINDS }).run()).toMatchObject({
       headsRepaired: 0,
       eventsRepublished: 0,
     });

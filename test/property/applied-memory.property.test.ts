@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { withinGuardrail } from '../../lambdas/core/guardrails/clamp.ts';
-import { Guardrail, type GuardrailSet } from '../../lambdas/core/guardrails/guardrail.schema.ts';
-import { GuardrailConflictError } from '../../lambdas/core/guardrails/guardrails-service.ts';
-import type { CandidateRule, RuleValue } from '../../lambdas/core/learning/belief.schema.ts';
+import { withinGuardrail } from '../../lambdas/capabilities/guardrails/clamp.ts';
+import { Guardrail, type GuardrailSet } from '../../lambdas/capabilities/guardrails/guardrail.schema.ts';
+import { GuardrailConflictError } from '../../lambdas/capabilities/guardrails/guardrails-service.ts';
+import type { CandidateRule, RuleValue } from '../../lambdas/capabilities/learning/belief.schema.ts';
 import { inMemoryBackend } from '../support/in-memory-backend.ts';
 import { scopeOf } from '../support/scopes.ts';
 

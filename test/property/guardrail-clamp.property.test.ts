@@ -1,13 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppliedView } from '../../lambdas/core/guardrails/applied-view.schema.ts';
+import { AppliedView } from '../../lambdas/capabilities/guardrails/clamp.schema.ts';
 import {
   type ApplyGuardrailsInput,
   applyGuardrails,
   projectGuardrailsSetAside,
   withinGuardrail,
-} from '../../lambdas/core/guardrails/clamp.ts';
-import { type BeliefValue, Guardrail, type GuardrailSet } from '../../lambdas/core/guardrails/guardrail.schema.ts';
+} from '../../lambdas/capabilities/guardrails/clamp.ts';
+import {
+  type BeliefValue,
+  Guardrail,
+  type GuardrailSet,
+} from '../../lambdas/capabilities/guardrails/guardrail.schema.ts';
 
 // A small key pool and small value pools, so that personal values, bounds and enum values collide often.
 const KEYS = ['alpha', 'beta', 'gamma', 'delta', 'constructor'] as const;

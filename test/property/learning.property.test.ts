@@ -9,9 +9,9 @@ import {
   MAX_SESSIONS_PER_VALUE,
   MAX_VALUES_PER_BELIEF,
   type RuleObservation,
-} from '../../lambdas/core/learning/belief.schema.ts';
-import { appliedValuesOf, evaluateBelief } from '../../lambdas/core/learning/maturation-gate.ts';
-import { mergeAndEvaluate, mergeObservation } from '../../lambdas/core/learning/merge-rule.ts';
+} from '../../lambdas/capabilities/learning/belief.schema.ts';
+import { appliedValuesOf, evaluateBelief } from '../../lambdas/capabilities/learning/maturation-gate.ts';
+import { mergeAndEvaluate, mergeObservation } from '../../lambdas/capabilities/learning/merge-rule.ts';
 import { DEFAULT_LEARNING, day } from '../unit/learning/learning-fixtures.ts';
 
 interface Step {

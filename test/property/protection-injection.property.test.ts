@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   detectInstructionInjection,
   detectInstructionInjectionInValue,
-} from '../../lambdas/core/protection/instruction-injection.ts';
-import { InstructionInjectionReason } from '../../lambdas/core/protection/protection.schema.ts';
+} from '../../lambdas/kernel/protection/instruction-injection.ts';
+import { InstructionInjectionReason } from '../../lambdas/kernel/protection/protection.schema.ts';
 
 const KNOWN_REASONS = new Set<string>(InstructionInjectionReason.options);
 

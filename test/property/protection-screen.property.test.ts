@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ibanCheckDigits, luhnCheckDigit } from '../../lambdas/core/protection/checksums.ts';
-import { IBAN_LENGTHS } from '../../lambdas/core/protection/personal-identifier-detectors.ts';
-import { SensitiveContentReason } from '../../lambdas/core/protection/protection.schema.ts';
-import { screenSensitiveContent } from '../../lambdas/core/protection/sensitive-content-screen.ts';
+import { ibanCheckDigits, luhnCheckDigit } from '../../lambdas/kernel/protection/checksums.ts';
+import { IBAN_LENGTHS } from '../../lambdas/kernel/protection/personal-identifier-detectors.ts';
+import { SensitiveContentReason } from '../../lambdas/kernel/protection/protection.schema.ts';
+import { screenSensitiveContent } from '../../lambdas/kernel/protection/sensitive-content-screen.ts';
 
 const KNOWN_REASONS = new Set<string>(SensitiveContentReason.options);
 

@@ -7,9 +7,16 @@ import { InMemoryRecordStore } from '../../lambdas/adapters/memory/in-memory-rec
 import { InMemoryWorkflowRunStore } from '../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { LocalWorkflowRunner } from '../../lambdas/adapters/workflows/local-workflow-runner.ts';
-import { assembleBackend, type Backend, type BackendPorts } from '../../lambdas/core/backend.ts';
-import { ManualClock } from '../../lambdas/core/time/clock.ts';
-import { createUlidGenerator } from '../../lambdas/core/time/ids.ts';
+import { CAPABILITIES } from '../../lambdas/app/capabilities.ts';
+import { DEFAULT_CONFIG, RECORD_KINDS, WORKFLOWS } from '../../lambdas/app/service-tables.ts';
+import { auditModule } from '../../lambdas/capabilities/audit/audit.module.ts';
+import { guardrailsModule } from '../../lambdas/capabilities/guardrails/guardrails.module.ts';
+import { learningModule } from '../../lambdas/capabilities/learning/learning.module.ts';
+import { notesModule } from '../../lambdas/capabilities/notes/notes.module.ts';
+import type { AnyCapabilityModule } from '../../lambdas/composition/capability-module.ts';
+import { type ComposedService, composeService, type ServicePorts } from '../../lambdas/composition/compose-service.ts';
+import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
+import { createUlidGenerator } from '../../lambdas/kernel/time/ids.ts';
 
 /** Every port on an in-memory fake; a test replaces the ones it wants real. */
 export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z')) => {
@@ -19,12 +26,13 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
   const workflowRuns = new InMemoryWorkflowRunStore();
   const deadLetters = new InMemoryDeadLetterQueue();
   const local: { bus?: LocalEventBus; runner?: LocalWorkflowRunner } = {};
-  const ports: BackendPorts = {
-    config: new StaticConfigProvider(),
+  const ports: ServicePorts = {
+    config: new StaticConfigProvider(DEFAULT_CONFIG),
     metrics,
     clock,
     ids: createUlidGenerator(),
-    records,
+    kinds: RECORD_KINDS,
+    store: records,
     directory: records,
     idempotency: new InMemoryIdempotencyStore({ clock }),
     auditTrail,
@@ -37,14 +45,42 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
       local.runner = new LocalWorkflowRunner({ executor, sleep: async () => undefined });
       return local.runner;
     },
+    workflowNames: WORKFLOWS.map((workflow) => workflow.name),
   };
   return { ports, clock, records, metrics, auditTrail, workflowRuns, deadLetters, local };
 };
 
-/** The whole core on in-memory fakes and a clock the test moves. */
+/** The services of the whole service by the names tests call them, and the kernel's own machinery. */
+export const backendOf = (service: ComposedService) => {
+  const { notes } = service.services(notesModule);
+  const { sessionEvents, beliefs, appliedMemory } = service.services(learningModule);
+  const { guardrails } = service.services(guardrailsModule);
+  const { audit } = service.services(auditModule);
+  return {
+    config: service.kernel.config,
+    metrics: service.kernel.metrics,
+    notes,
+    sessionEvents,
+    beliefs,
+    appliedMemory,
+    guardrails,
+    audit,
+    workflows: service.kernel.workflows,
+    system: service.system,
+    handlers: service.handlers,
+    http: service.http,
+  };
+};
+export type Backend = ReturnType<typeof backendOf>;
+
+/** The whole service composed on the given ports (every capability unless a test names its own modules). */
+export const assembleBackend = (ports: ServicePorts, modules: readonly AnyCapabilityModule[] = CAPABILITIES): Backend =>
+  backendOf(composeService(ports, modules));
+
+/** The whole service on in-memory fakes and a clock the test moves. */
 export const inMemoryBackend = (clock = new ManualClock('2026-06-01T00:00:00.000Z')) => {
   const fakes = inMemoryPorts(clock);
-  const backend: Backend = assembleBackend(fakes.ports);
+  const backend = assembleBackend(fakes.ports);
   return {
     ...fakes,
     backend,

@@ -3,8 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StaticConfigProvider } from '../../lambdas/adapters/config/static-config-provider.ts';
-import type { ConfigProvider } from '../../lambdas/core/config/config-provider.port.ts';
-import type { Clock } from '../../lambdas/core/time/clock.ts';
+import { DEFAULT_CONFIG } from '../../lambdas/app/service-tables.ts';
+import type { ConfigProvider } from '../../lambdas/kernel/config/config-provider.port.ts';
+import type { Clock } from '../../lambdas/kernel/time/clock.ts';
 import {
   DEFAULT_LOCAL_CLIENT,
   ensureLocalIssuer,
@@ -43,7 +44,7 @@ export class LocalApi {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
     const server = await startLocalServer({
       dataDir,
-      config: options.config ?? new StaticConfigProvider(),
+      config: options.config ?? new StaticConfigProvider(DEFAULT_CONFIG),
       inMemoryStorage: !options.persist,
       // Workflow retries do not wait in tests; their intervals are checked where the runner is tested.
       sleep: async () => undefined,

@@ -1,8 +1,8 @@
-import type { RecordEvent } from '../../lambdas/core/events/record-event.schema.ts';
-import { recordEventOf } from '../../lambdas/core/events/record-event-of.ts';
-import type { Namespace } from '../../lambdas/core/namespaces/namespace.ts';
-import type { RecordRevision } from '../../lambdas/core/records/record.schema.ts';
-import { createUlidGenerator } from '../../lambdas/core/time/ids.ts';
+import type { RecordEvent } from '../../lambdas/kernel/events/record-event.schema.ts';
+import { recordEventOf } from '../../lambdas/kernel/events/record-event-of.ts';
+import type { Namespace } from '../../lambdas/kernel/namespaces/namespace.ts';
+import type { RecordRevision } from '../../lambdas/kernel/records/record.schema.ts';
+import { createUlidGenerator } from '../../lambdas/kernel/time/ids.ts';
 
 const ids = createUlidGenerator();
 

@@ -1,5 +1,5 @@
-import { Scope } from '../../lambdas/core/identity/scope.ts';
-import { readVerifiedClaims } from '../../lambdas/core/identity/verified-claims.ts';
+import { Scope } from '../../lambdas/kernel/identity/scope.ts';
+import { readVerifiedClaims } from '../../lambdas/kernel/identity/verified-claims.ts';
 
 export interface CallerSpec {
   tenant?: string;

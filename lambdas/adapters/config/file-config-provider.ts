@@ -1,14 +1,18 @@
 import { readFile, stat } from 'node:fs/promises';
-import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import type { Configuration } from '../../kernel/config/compose-config.ts';
+import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
+import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
 import { StaticConfigProvider } from './static-config-provider.ts';
 
-export interface FileConfigProviderOptions {
+export interface FileConfigProviderOptions<Document extends ConfigDocument> {
   /** The JSON configuration file. */
   readonly path: string;
+  /** What the file's document is checked with: the configuration of the modules this process runs. */
+  readonly configuration: Configuration<Document>;
   /** How often, at most, the file's modification time is checked. */
   readonly checkIntervalMs?: number;
   readonly clock?: Clock;
@@ -24,12 +28,13 @@ export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000;
  * naming each wrong field) and read again when its modification time, size or inode changes, so an edit
  * — even an editor's save-by-rename — takes effect without a restart.
  */
-export class FileConfigProvider extends PolledConfigProvider {
+export class FileConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
   readonly #path: string;
 
-  private constructor(options: FileConfigProviderOptions) {
+  private constructor(options: FileConfigProviderOptions<Document>) {
     super({
       source: options.path,
+      configuration: options.configuration,
       ttlMs: options.checkIntervalMs ?? DEFAULT_FILE_CHECK_INTERVAL_MS,
       clock: options.clock,
       metrics: options.metrics,
@@ -38,7 +43,9 @@ export class FileConfigProvider extends PolledConfigProvider {
     this.#path = options.path;
   }
 
-  static load(options: FileConfigProviderOptions): Promise<FileConfigProvider> {
+  static load<Document extends ConfigDocument>(
+    options: FileConfigProviderOptions<Document>,
+  ): Promise<FileConfigProvider<Document>> {
     return new FileConfigProvider(options).start();
   }
 
@@ -57,7 +64,8 @@ export class FileConfigProvider extends PolledConfigProvider {
 }
 
 /** `$MEMORY_HUB_CONFIG` as the caller read it: the file's configuration, or the defaults when none is named. */
-export const localConfigProvider = async (
+export const localConfigProvider = async <Document extends ConfigDocument>(
   path: string | undefined,
-  options: Omit<FileConfigProviderOptions, 'path'> = {},
-): Promise<ConfigProvider> => (path ? FileConfigProvider.load({ ...options, path }) : new StaticConfigProvider());
+  options: Omit<FileConfigProviderOptions<Document>, 'path'>,
+): Promise<ConfigProvider<Document>> =>
+  path ? FileConfigProvider.load({ ...options, path }) : new StaticConfigProvider(options.configuration.defaults);

@@ -1,9 +1,9 @@
-import { ConfigUnavailableError, InvalidConfigError } from '../../core/config/config.errors.ts';
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import type { MemoryHubConfig } from '../../core/config/memory-hub-config.ts';
-import { parseConfigDocument } from '../../core/config/parse-config.ts';
-import { type Metrics, noMetrics } from '../../core/observability/metrics.port.ts';
-import { type Clock, systemClock } from '../../core/time/clock.ts';
+import type { Configuration } from '../../kernel/config/compose-config.ts';
+import { ConfigUnavailableError, InvalidConfigError } from '../../kernel/config/config.errors.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
+import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import { type Metrics, noMetrics } from '../../kernel/observability/metrics.port.ts';
+import { type Clock, systemClock } from '../../kernel/time/clock.ts';
 
 /** One value of a configuration source. */
 export interface SourceValue {
@@ -12,9 +12,11 @@ export interface SourceValue {
   readonly text: string;
 }
 
-export interface PolledConfigProviderOptions {
+export interface PolledConfigProviderOptions<Document extends ConfigDocument> {
   /** Names the source in errors and warnings: a file path, a parameter name. */
   readonly source: string;
+  /** The service's configuration, composed from the sections of the modules it runs: what a value is checked with. */
+  readonly configuration: Pick<Configuration<Document>, 'parseDocument'>;
   /** The source is looked at again at most once per this many milliseconds. */
   readonly ttlMs: number;
   readonly clock?: Clock | undefined;
@@ -32,12 +34,15 @@ export interface PolledConfigProviderOptions {
  * value is counted (`config.invalid_rejected`, `config.refresh_failed`) and logged once, and the last good
  * value stays in force. Adapters implement `readSource`; their static `load` calls `start`.
  */
-export abstract class PolledConfigProvider implements ConfigProvider {
+export abstract class PolledConfigProvider<Document extends ConfigDocument> implements ConfigProvider<Document> {
   readonly source: string;
   readonly #options: {
-    readonly [Option in keyof PolledConfigProviderOptions]-?: Exclude<PolledConfigProviderOptions[Option], undefined>;
+    readonly [Option in keyof PolledConfigProviderOptions<Document>]-?: Exclude<
+      PolledConfigProviderOptions<Document>[Option],
+      undefined
+    >;
   };
-  #config: MemoryHubConfig | undefined;
+  #config: Document | undefined;
   /** The revision last read, valid or not: a rejected value is reported once, not on every look. */
   #revision: string | undefined;
   #checkedAt = Number.NEGATIVE_INFINITY;
@@ -45,10 +50,11 @@ export abstract class PolledConfigProvider implements ConfigProvider {
   /** The reason of the read failure last reported, until a read succeeds again. */
   #unreadable: string | undefined;
 
-  protected constructor(options: PolledConfigProviderOptions) {
+  protected constructor(options: PolledConfigProviderOptions<Document>) {
     this.source = options.source;
     this.#options = {
       source: options.source,
+      configuration: options.configuration,
       ttlMs: options.ttlMs,
       clock: options.clock ?? systemClock,
       metrics: options.metrics ?? noMetrics,
@@ -67,12 +73,12 @@ export abstract class PolledConfigProvider implements ConfigProvider {
     this.#checkedAt = this.#now();
     const value = await this.readSource(undefined);
     if (!value) throw new ConfigUnavailableError(this.source, 'no value');
-    this.#config = parseConfigDocument(value.text, this.source);
+    this.#config = this.#options.configuration.parseDocument(value.text, this.source);
     this.#revision = value.revision;
     return this;
   }
 
-  current(): MemoryHubConfig {
+  current(): Document {
     if (!this.#config) throw new Error(`The configuration from ${this.source} was used before it was loaded`);
     return this.#config;
   }
@@ -104,7 +110,7 @@ export abstract class PolledConfigProvider implements ConfigProvider {
     if (!value) return;
     this.#revision = value.revision;
     try {
-      this.#config = parseConfigDocument(value.text, this.source);
+      this.#config = this.#options.configuration.parseDocument(value.text, this.source);
     } catch (error) {
       const fields = error instanceof InvalidConfigError ? error.problems.map((problem) => problem.path) : [];
       this.#options.metrics.count('config.invalid_rejected');

@@ -1,7 +1,9 @@
 import { GetParameterCommand, type GetParameterCommandOutput } from '@aws-sdk/client-ssm';
-import { ConfigUnavailableError } from '../../core/config/config.errors.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import type { Configuration } from '../../kernel/config/compose-config.ts';
+import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
+import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
 
 /** The part of `SSMClient` this adapter uses; tests pass a fake. */
@@ -9,9 +11,11 @@ export interface SsmParameterClient {
   send(command: GetParameterCommand): Promise<GetParameterCommandOutput>;
 }
 
-export interface SsmConfigProviderOptions {
+export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
   /** The parameter holding the JSON document, `/memory-hub/{stage}/config`. */
   readonly parameterName: string;
+  /** What the parameter's document is checked with: the configuration of the modules this function runs. */
+  readonly configuration: Configuration<Document>;
   readonly client: SsmParameterClient;
   /** How long a value is used before the parameter is read again. */
   readonly ttlMs?: number;
@@ -27,13 +31,14 @@ export const DEFAULT_SSM_TTL_MS = 30_000;
  * AWS mode: the configuration is one SSM String parameter holding a JSON document. Read at init (a missing,
  * unreadable or invalid parameter fails the init), then at most once per TTL per execution environment.
  */
-export class SsmConfigProvider extends PolledConfigProvider {
+export class SsmConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
   readonly #parameterName: string;
   readonly #client: SsmParameterClient;
 
-  private constructor(options: SsmConfigProviderOptions) {
+  private constructor(options: SsmConfigProviderOptions<Document>) {
     super({
       source: options.parameterName,
+      configuration: options.configuration,
       ttlMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
       clock: options.clock,
       metrics: options.metrics,
@@ -43,7 +48,9 @@ export class SsmConfigProvider extends PolledConfigProvider {
     this.#client = options.client;
   }
 
-  static load(options: SsmConfigProviderOptions): Promise<SsmConfigProvider> {
+  static load<Document extends ConfigDocument>(
+    options: SsmConfigProviderOptions<Document>,
+  ): Promise<SsmConfigProvider<Document>> {
     return new SsmConfigProvider(options).start();
   }
 

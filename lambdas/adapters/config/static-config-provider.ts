@@ -1,15 +1,17 @@
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import { DEFAULT_CONFIG, type MemoryHubConfig } from '../../core/config/memory-hub-config.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
+import type { ConfigDocument } from '../../kernel/config/config-section.ts';
 
-/** A configuration that never changes: the defaults, or a value a test chose. */
-export class StaticConfigProvider implements ConfigProvider {
-  readonly #config: MemoryHubConfig;
+/** A configuration that never changes: the defaults of a composed configuration, or a value a test chose. */
+export class StaticConfigProvider<Document extends ConfigDocument = ConfigDocument>
+  implements ConfigProvider<Document>
+{
+  readonly #config: Document;
 
-  constructor(config: MemoryHubConfig = DEFAULT_CONFIG) {
+  constructor(config: Document) {
     this.#config = config;
   }
 
-  current(): MemoryHubConfig {
+  current(): Document {
     return this.#config;
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ContentCipher, EncryptionContext } from '../../core/crypto/content-cipher.port.ts';
+import type { ContentCipher, EncryptionContext } from '../../kernel/crypto/content-cipher.port.ts';
 
 /**
  * Remembers recent payloads, keyed by a digest of the exact ciphertext and the exact encryption context: a

@@ -6,10 +6,10 @@ import {
   NodeDefaultCryptographicMaterialsManager,
   type NodeMaterialsManager,
 } from '@aws-crypto/client-node';
-import type { ContentCipher, EncryptionContext } from '../../core/crypto/content-cipher.port.ts';
-import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
-import { ServiceUnavailableError } from '../../core/errors/domain-error.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { ContentCipher, EncryptionContext } from '../../kernel/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.errors.ts';
+import { ServiceUnavailableError } from '../../kernel/errors/domain-error.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);

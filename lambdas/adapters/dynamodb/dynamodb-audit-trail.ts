@@ -4,12 +4,12 @@ import {
   PutItemCommand,
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
-import { AuditEntry } from '../../core/audit/audit-entry.schema.ts';
-import type { AuditTrail } from '../../core/audit/audit-trail.port.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
-import type { Page, PageRequest } from '../../core/records/record.schema.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import { AuditEntry } from '../../kernel/audit/audit-entry.schema.ts';
+import type { AuditTrail } from '../../kernel/audit/audit-trail.port.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
+import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { ttlAttribute } from './memory-table.ts';
 

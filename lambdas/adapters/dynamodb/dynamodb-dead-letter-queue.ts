@@ -1,7 +1,7 @@
 import { DeleteItemCommand, type DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
-import { RecordEvent } from '../../core/events/record-event.schema.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kernel/events/dead-letter-queue.port.ts';
+import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { ttlAttribute } from './memory-table.ts';
 

@@ -9,10 +9,10 @@ import type {
   ClaimOutcome,
   IdempotencyClaim,
   IdempotencyStore,
-} from '../../core/idempotency/idempotency-store.port.ts';
-import type { Namespace } from '../../core/namespaces/namespace.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+} from '../../kernel/idempotency/idempotency-store.port.ts';
+import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { ttlAttribute } from './memory-table.ts';
 

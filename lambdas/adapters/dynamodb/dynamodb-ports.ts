@@ -1,10 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { BackendPorts } from '../../core/backend.ts';
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import type { ContentCipher } from '../../core/crypto/content-cipher.port.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { OutboxEntry } from '../../core/records/record-store.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
+import { kernelHousekeeping } from '../../kernel/config/kernel-config.ts';
+import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
+import type { KernelPorts } from '../../kernel/kernel.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import type { OutboxEntry } from '../../kernel/records/record-store.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { DynamoDbAuditTrail } from './dynamodb-audit-trail.ts';
 import { DynamoDbIdempotencyStore } from './dynamodb-idempotency-store.ts';
 import { DynamoDbRecordStore } from './dynamodb-record-store.ts';
@@ -19,11 +20,11 @@ export const dynamoDbPorts = (options: {
   metrics: Metrics;
   config: ConfigProvider;
   onCommitted?: (entry: OutboxEntry) => void;
-}): Pick<BackendPorts, 'records' | 'directory' | 'idempotency' | 'auditTrail' | 'workflowRuns'> => {
+}): Pick<KernelPorts, 'store' | 'directory' | 'idempotency' | 'auditTrail' | 'workflowRuns'> => {
   const { client, tableName, clock, metrics, config } = options;
   const records = new DynamoDbRecordStore(options);
   return {
-    records,
+    store: records,
     directory: records,
     idempotency: new DynamoDbIdempotencyStore({ client, tableName, clock, metrics }),
     auditTrail: new DynamoDbAuditTrail({
@@ -31,7 +32,7 @@ export const dynamoDbPorts = (options: {
       tableName,
       clock,
       metrics,
-      retentionDays: () => config.current().housekeeping.auditRetentionDays,
+      retentionDays: () => kernelHousekeeping.of(config.current()).auditRetentionDays,
     }),
     workflowRuns: new DynamoDbWorkflowRunStore({ client, tableName, clock }),
   };

@@ -9,28 +9,28 @@ import {
   type QueryCommandInput,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { ContentCipher } from '../../core/crypto/content-cipher.port.ts';
-import { CiphertextContextMismatchError } from '../../core/crypto/crypto.errors.ts';
-import { RecordEvent } from '../../core/events/record-event.schema.ts';
-import { isJournalKind, type Namespace } from '../../core/namespaces/namespace.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
-import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/namespace-directory.port.ts';
-import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
-import { RevisionConflictError } from '../../core/records/record.errors.ts';
+import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.errors.ts';
+import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
+import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import type { NamespaceDirectory, NamespaceEntry } from '../../kernel/records/namespace-directory.port.ts';
+import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
+import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import {
   type Page,
   type PageRequest,
   type RecordRevision,
   RecordStatus,
   RevisionPayload,
-} from '../../core/records/record.schema.ts';
+} from '../../kernel/records/record.schema.ts';
 import {
   type AppendOptions,
   assertJournalWrittenOnce,
   type OutboxEntry,
   type RecordStore,
-} from '../../core/records/record-store.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+} from '../../kernel/records/record-store.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { MemoryTableSchema, ttlAttribute } from './memory-table.ts';
 
@@ -87,7 +87,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
-    const journal = isJournalKind(revision.namespace.kind);
+    const journal = revision.namespace.kind.journal;
     assertJournalWrittenOnce(revision, journal);
     // Awaited once the item is ready; until then a rejection must not count as unhandled.
     options.after?.catch(() => undefined);
@@ -243,7 +243,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
       position = page.lastKey;
     } while (position !== undefined);
     // The head last: until every revision is gone, the sweep can still find the record through it.
-    if (!isJournalKind(namespace.kind)) sortKeys.push(headSortKey(id));
+    if (!namespace.kind.journal) sortKeys.push(headSortKey(id));
     let removed = 0;
     for (const sortKey of sortKeys) {
       const output = await this.#send('DeleteItem', () =>
@@ -326,7 +326,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
     const projectedHere = this.#projectedHere.get(`${namespace.key}\u0000${id}`);
     if (projectedHere !== undefined) return projectedHere;
     // A journal record's one revision is its head.
-    const sortKey = isJournalKind(namespace.kind) ? revisionSortKey(id, 1) : headSortKey(id);
+    const sortKey = namespace.kind.journal ? revisionSortKey(id, 1) : headSortKey(id);
     const output = await this.#send('GetItem', () =>
       this.#client.send(
         new GetItemCommand({
@@ -343,7 +343,7 @@ export class DynamoDbRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async projectHead(revision: RecordRevision): Promise<boolean> {
-    if (isJournalKind(revision.namespace.kind)) return false;
+    if (revision.namespace.kind.journal) return false;
     return this.#projectItem(await this.#toItem(revision, headSortKey(revision.id)), revision.revision);
   }
 
@@ -562,7 +562,7 @@ export const outboxEntryOfItem = (item: Item): OutboxEntry | undefined => {
 const outboxMarkerOf = (pk: string, sk: string): string => encodeCursor(JSON.stringify([pk, sk]));
 
 /** Where a namespace's heads are: the head items, or for a journal kind its records' single revisions. */
-const headPrefixOf = (namespace: Namespace): string => (isJournalKind(namespace.kind) ? 'R#' : 'H#');
+const headPrefixOf = (namespace: Namespace): string => (namespace.kind.journal ? 'R#' : 'H#');
 
 /** The partition of the namespace directory: one item per namespace, `{tenant}#{hash}` → key. */
 const DIRECTORY_PARTITION = 'directory';

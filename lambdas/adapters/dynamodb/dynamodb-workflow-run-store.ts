@@ -1,6 +1,6 @@
 import { type DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import type { Clock } from '../../core/time/clock.ts';
-import { WorkflowRun, type WorkflowRunStore } from '../../core/workflows/workflow-run.schema.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
+import { WorkflowRun, type WorkflowRunStore } from '../../kernel/workflows/workflow-run.schema.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 import { ttlAttribute } from './memory-table.ts';
 

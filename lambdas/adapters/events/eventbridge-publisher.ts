@@ -1,6 +1,6 @@
 import { type EventBridgeClient, PutEventsCommand, type PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import type { EventPublisher, PublishOutcome } from '../../core/events/event-publisher.port.ts';
-import type { RecordEvent } from '../../core/events/record-event.schema.ts';
+import type { EventPublisher, PublishOutcome } from '../../kernel/events/event-publisher.port.ts';
+import type { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 
 /** PutEvents takes at most ten entries per call. */
 export const PUT_EVENTS_BATCH = 10;

@@ -1,8 +1,8 @@
-import type { DeadLetterQueue } from '../../core/events/dead-letter-queue.port.ts';
-import type { EventConsumer } from '../../core/events/event-consumer.port.ts';
-import type { EventPublisher, PublishOutcome } from '../../core/events/event-publisher.port.ts';
-import type { RecordEvent } from '../../core/events/record-event.schema.ts';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { DeadLetterQueue } from '../../kernel/events/dead-letter-queue.port.ts';
+import type { EventConsumer } from '../../kernel/events/event-consumer.port.ts';
+import type { EventPublisher, PublishOutcome } from '../../kernel/events/event-publisher.port.ts';
+import type { RecordEvent } from '../../kernel/events/record-event.schema.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 
 export interface LocalEventBusOptions {
   consumers: readonly EventConsumer[];

@@ -1,6 +1,6 @@
 import { DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
-import { RecordEvent } from '../../core/events/record-event.schema.ts';
+import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kernel/events/dead-letter-queue.port.ts';
+import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 
 /**
  * The SQS dead-letter queue of one consumer's EventBridge rule. EventBridge puts the undeliverable event

@@ -1,7 +1,7 @@
-import type { AuditEntry } from '../../core/audit/audit-entry.schema.ts';
-import type { AuditTrail } from '../../core/audit/audit-trail.port.ts';
-import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
-import type { Page, PageRequest } from '../../core/records/record.schema.ts';
+import type { AuditEntry } from '../../kernel/audit/audit-entry.schema.ts';
+import type { AuditTrail } from '../../kernel/audit/audit-trail.port.ts';
+import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
+import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
 
 /** Test double of the audit trail, same contract as the DynamoDB adapter. */
 export class InMemoryAuditTrail implements AuditTrail {

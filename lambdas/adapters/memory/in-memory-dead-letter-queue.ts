@@ -1,4 +1,4 @@
-import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../core/events/dead-letter-queue.port.ts';
+import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kernel/events/dead-letter-queue.port.ts';
 
 /** Test double of the dead-letter queue. */
 export class InMemoryDeadLetterQueue implements DeadLetterQueue {

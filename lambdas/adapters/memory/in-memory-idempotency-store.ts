@@ -2,9 +2,9 @@ import type {
   ClaimOutcome,
   IdempotencyClaim,
   IdempotencyStore,
-} from '../../core/idempotency/idempotency-store.port.ts';
-import type { Namespace } from '../../core/namespaces/namespace.ts';
-import type { Clock } from '../../core/time/clock.ts';
+} from '../../kernel/idempotency/idempotency-store.port.ts';
+import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 
 /** Test double of the idempotency store; a claim past its expiry is forgotten, as DynamoDB's TTL would. */
 export class InMemoryIdempotencyStore implements IdempotencyStore {

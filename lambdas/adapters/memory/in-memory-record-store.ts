@@ -1,16 +1,16 @@
-import type { RecordEvent } from '../../core/events/record-event.schema.ts';
-import { isJournalKind, type Namespace } from '../../core/namespaces/namespace.ts';
-import type { NamespaceDirectory, NamespaceEntry } from '../../core/records/namespace-directory.port.ts';
-import { decodeCursor, encodeCursor } from '../../core/records/page-cursor.ts';
-import { RevisionConflictError } from '../../core/records/record.errors.ts';
-import type { Page, PageRequest, RecordRevision } from '../../core/records/record.schema.ts';
+import type { RecordEvent } from '../../kernel/events/record-event.schema.ts';
+import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { NamespaceDirectory, NamespaceEntry } from '../../kernel/records/namespace-directory.port.ts';
+import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
+import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
+import type { Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
 import {
   type AppendOptions,
   assertJournalWrittenOnce,
   type OutboxEntry,
   type RecordStore,
-} from '../../core/records/record-store.port.ts';
-import type { Clock } from '../../core/time/clock.ts';
+} from '../../kernel/records/record-store.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 
 const revisionKey = (namespaceKey: string, id: string, revision: number): string =>
   `${namespaceKey}\u0000${id}\u0000${String(revision).padStart(10, '0')}`;
@@ -33,7 +33,7 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
-    assertJournalWrittenOnce(revision, isJournalKind(revision.namespace.kind));
+    assertJournalWrittenOnce(revision, revision.namespace.kind.journal);
     if (options.after) await options.after;
     const key = revisionKey(revision.namespace.key, revision.id, revision.revision);
     if (this.#revisions.has(key)) throw new RevisionConflictError();
@@ -46,7 +46,7 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
     });
     this.#outbox.set(key, { event: structuredClone(event), marker: key });
     // Through projectHead as the adapter does (tests stand in a failing one); journal records only indexed.
-    await (isJournalKind(revision.namespace.kind) ? this.#moveHead(stored) : this.projectHead(stored));
+    await (revision.namespace.kind.journal ? this.#moveHead(stored) : this.projectHead(stored));
   }
 
   async getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined> {
@@ -122,7 +122,7 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
       removed += 1;
     }
     // A journal record's entry in the map is only an index of its revision, not an item of its own.
-    if (this.#heads.delete(recordKey(namespace.key, id)) && !isJournalKind(namespace.kind)) removed += 1;
+    if (this.#heads.delete(recordKey(namespace.key, id)) && !namespace.kind.journal) removed += 1;
     return removed;
   }
 
@@ -145,7 +145,7 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
 
   async projectHead(revision: RecordRevision): Promise<boolean> {
     // A journal record is its own head: nothing to project (the map below only indexes it for listings).
-    if (isJournalKind(revision.namespace.kind)) return false;
+    if (revision.namespace.kind.journal) return false;
     return this.#moveHead(revision);
   }
 

@@ -1,4 +1,4 @@
-import { WorkflowRun, type WorkflowRunStore } from '../../core/workflows/workflow-run.schema.ts';
+import { WorkflowRun, type WorkflowRunStore } from '../../kernel/workflows/workflow-run.schema.ts';
 
 /** Test double of the workflow run store. */
 export class InMemoryWorkflowRunStore implements WorkflowRunStore {

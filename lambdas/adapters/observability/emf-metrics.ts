@@ -1,4 +1,4 @@
-import type { MetricName, Metrics } from '../../core/observability/metrics.port.ts';
+import type { MetricName, Metrics } from '../../kernel/observability/metrics.port.ts';
 
 /**
  * CloudWatch metrics through the Embedded Metric Format: one JSON log line per measurement, with fixed

@@ -1,4 +1,4 @@
-import type { MetricName, Metrics } from '../../core/observability/metrics.port.ts';
+import type { MetricName, Metrics } from '../../kernel/observability/metrics.port.ts';
 
 /** Counters kept in process: what local mode and the tests read back. */
 export class InMemoryMetrics implements Metrics {

@@ -1,6 +1,6 @@
-import { executeWorkflow, type Sleep } from '../../core/workflows/workflow-runner.ts';
-import type { WorkflowStarter } from '../../core/workflows/workflow-service.ts';
-import type { StepInput, WorkflowStepExecutor } from '../../core/workflows/workflow-step-executor.ts';
+import { executeWorkflow, type Sleep } from '../../kernel/workflows/workflow-runner.ts';
+import type { WorkflowStarter } from '../../kernel/workflows/workflow-service.ts';
+import type { StepInput, WorkflowStepExecutor } from '../../kernel/workflows/workflow-step-executor.ts';
 
 const realSleep: Sleep = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 

@@ -1,7 +1,7 @@
 import { type SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { NotFoundError } from '../../core/errors/domain-error.ts';
-import type { WorkflowStarter } from '../../core/workflows/workflow-service.ts';
-import type { StepInput } from '../../core/workflows/workflow-step-executor.ts';
+import { NotFoundError } from '../../kernel/errors/domain-error.ts';
+import type { WorkflowStarter } from '../../kernel/workflows/workflow-service.ts';
+import type { StepInput } from '../../kernel/workflows/workflow-step-executor.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 
 /** Starts the workflow's state machine with the run id as the execution name, so steps record on the same run. */

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { UnauthenticatedError } from '../../core/identity/identity.errors.ts';
-import { Scope } from '../../core/identity/scope.ts';
-import { readVerifiedClaims } from '../../core/identity/verified-claims.ts';
+import { UnauthenticatedError } from '../../kernel/identity/identity.errors.ts';
+import { Scope } from '../../kernel/identity/scope.ts';
+import { readVerifiedClaims } from '../../kernel/identity/verified-claims.ts';
 import type { ApiEvent, ApiResult } from '../api-event.ts';
 import type { Operation } from '../operation.ts';
 

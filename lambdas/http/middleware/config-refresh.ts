@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import type { ApiEvent, ApiResult } from '../api-event.ts';
 
 /**

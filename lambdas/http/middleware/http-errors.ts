@@ -1,17 +1,17 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Metrics } from '../../core/observability/metrics.port.ts';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import type { ApiEvent, ApiResult } from '../api-event.ts';
-import { errorResponse, statusOf } from '../error-responses.ts';
+import { type ErrorStatuses, errorResponse, statusOf } from '../error-responses.ts';
 
 /**
  * Turns any error into the API's error body. Logs carry the request id, the status and the error's class
  * or code — never its message, which may quote input.
  */
-export const httpErrors = (metrics: Metrics): MiddlewareObj<ApiEvent, ApiResult> => ({
+export const httpErrors = (metrics: Metrics, statuses: ErrorStatuses): MiddlewareObj<ApiEvent, ApiResult> => ({
   name: 'http-errors',
   onError: (request) => {
     const requestId = request.event.requestContext?.requestId ?? 'unknown';
-    const status = statusOf(request.error);
+    const status = statusOf(request.error, statuses);
     if (status >= 500) {
       metrics.count('http.server_error');
       const error = request.error as { name?: string; code?: string } | null;
@@ -19,6 +19,6 @@ export const httpErrors = (metrics: Metrics): MiddlewareObj<ApiEvent, ApiResult>
         JSON.stringify({ level: 'error', requestId, status, error: error?.code ?? error?.name ?? 'unknown' }),
       );
     }
-    request.response = errorResponse(request.error, requestId);
+    request.response = errorResponse(request.error, requestId, statuses);
   },
 });

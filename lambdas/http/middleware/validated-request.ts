@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { z } from 'zod';
-import type { ConfigProvider } from '../../core/config/config-provider.port.ts';
-import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../core/errors/domain-error.ts';
+import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
+import { httpSettings } from '../../kernel/config/kernel-config.ts';
+import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../kernel/errors/domain-error.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
 import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
@@ -36,7 +37,7 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
       const query = parsed(operation.query, event.queryStringParameters ?? {}, 'query');
       const body = parsed(
         operation.body,
-        readBody(event, headers, operation, config.current().http.maxBodyBytes),
+        readBody(event, headers, operation, httpSettings.of(config.current()).maxBodyBytes),
         'body',
       );
 

@@ -22,8 +22,9 @@ export const FIXTURE_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'test/infra/fixtures/
  * committed `workflows.json`: its state machines are what the tests assert.
  */
 export const FIXTURE_SOURCES = {
-  workflowsDocumentPath: resolve(PROJECT_ROOT, 'lambdas/core/workflows/workflows.json'),
+  workflowsDocumentPath: resolve(PROJECT_ROOT, 'lambdas/generated/workflows.json'),
   defaultConfigPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/default-config.fixture.json'),
+  deploymentDocumentPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/deployment.fixture.json'),
   eventsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/events.lambda.ts'),
   workflowsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/workflows.lambda.ts'),
 } as const;

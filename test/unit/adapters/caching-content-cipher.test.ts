@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CachingContentCipher } from '../../../lambdas/adapters/crypto/caching-content-cipher.ts';
-import type { ContentCipher, EncryptionContext } from '../../../lambdas/core/crypto/content-cipher.port.ts';
-import { CiphertextContextMismatchError } from '../../../lambdas/core/crypto/crypto.errors.ts';
+import type { ContentCipher, EncryptionContext } from '../../../lambdas/kernel/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../../lambdas/kernel/crypto/crypto.errors.ts';
 
 /** A cipher that "encrypts" by prefixing the context, refuses any other context, and counts decryptions. */
 const countingCipher = () => {

@@ -8,9 +8,9 @@ import {
   localConfigProvider,
 } from '../../../lambdas/adapters/config/file-config-provider.ts';
 import { StaticConfigProvider } from '../../../lambdas/adapters/config/static-config-provider.ts';
-import { ConfigUnavailableError } from '../../../lambdas/core/config/config.errors.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/core/config/memory-hub-config.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+import { DEFAULT_CONFIG, SERVICE_CONFIGURATION } from '../../../lambdas/app/service-tables.ts';
+import { ConfigUnavailableError } from '../../../lambdas/kernel/config/config.errors.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { describeConfigProviderContract } from '../../contract/config-provider.contract.ts';
 
 /** A config file in a fresh folder. Each write moves the mtime on by a second, as a human edit would. */
@@ -37,7 +37,8 @@ describeConfigProviderContract('FileConfigProvider', async () => {
     ttlMs: DEFAULT_FILE_CHECK_INTERVAL_MS,
     publish: (text) => folder.write(text),
     breakSource: () => rm(folder.path, { force: true }),
-    load: (dependencies) => FileConfigProvider.load({ path: folder.path, ...dependencies }),
+    load: (dependencies) =>
+      FileConfigProvider.load({ path: folder.path, configuration: SERVICE_CONFIGURATION, ...dependencies }),
     close: folder.close,
   };
 });
@@ -59,7 +60,12 @@ describe('Class: FileConfigProvider', () => {
       const { path, write, folder: dir } = await folder();
       await write('{"listing": {"defaultPageSize": 10}}');
       const clock = new ManualClock();
-      const provider = await FileConfigProvider.load({ path, clock, warn: () => undefined });
+      const provider = await FileConfigProvider.load({
+        path,
+        configuration: SERVICE_CONFIGURATION,
+        clock,
+        warn: () => undefined,
+      });
       await write('{"listing": {"defaultPageSize": 11}}', join(dir, 'config.json.tmp'));
       await rename(join(dir, 'config.json.tmp'), path);
 
@@ -75,7 +81,12 @@ describe('Class: FileConfigProvider', () => {
       const { path, write } = await folder();
       await write('{}');
       const clock = new ManualClock();
-      const provider = await FileConfigProvider.load({ path, clock, checkIntervalMs: 50 });
+      const provider = await FileConfigProvider.load({
+        path,
+        configuration: SERVICE_CONFIGURATION,
+        clock,
+        checkIntervalMs: 50,
+      });
       await write('{"http": {"maxBodyBytes": 2048}}');
 
       clock.advance(49);
@@ -93,7 +104,12 @@ describe('Class: FileConfigProvider', () => {
       await write('{}');
       const clock = new ManualClock();
       const warnings: string[] = [];
-      const provider = await FileConfigProvider.load({ path, clock, warn: (line) => warnings.push(line) });
+      const provider = await FileConfigProvider.load({
+        path,
+        configuration: SERVICE_CONFIGURATION,
+        clock,
+        warn: (line) => warnings.push(line),
+      });
       await rm(path);
 
       clock.advance(DEFAULT_FILE_CHECK_INTERVAL_MS);
@@ -110,7 +126,7 @@ describe('Class: FileConfigProvider', () => {
     it('refuses a missing file, naming it', async () => {
       const { path } = await folder();
 
-      const loading = FileConfigProvider.load({ path });
+      const loading = FileConfigProvider.load({ path, configuration: SERVICE_CONFIGURATION });
 
       await expect(loading).rejects.toBeInstanceOf(ConfigUnavailableError);
       await expect(loading).rejects.toThrow(`Could not read configuration from ${path}: ENOENT`);
@@ -121,7 +137,7 @@ describe('Class: FileConfigProvider', () => {
 describe('Function: localConfigProvider', () => {
   it('uses the defaults, unchanging, when no file is named', async () => {
     // Act
-    const provider = await localConfigProvider(undefined);
+    const provider = await localConfigProvider(undefined, { configuration: SERVICE_CONFIGURATION });
 
     // Assess
     expect(provider).toBeInstanceOf(StaticConfigProvider);
@@ -133,7 +149,7 @@ describe('Function: localConfigProvider', () => {
     try {
       await created.write('{"retention": {"noteHorizonDays": 30}}');
 
-      const provider = await localConfigProvider(created.path);
+      const provider = await localConfigProvider(created.path, { configuration: SERVICE_CONFIGURATION });
 
       expect(provider).toBeInstanceOf(FileConfigProvider);
       expect(provider.current().retention).toEqual({ noteHorizonDays: 30, idempotencyKeyHours: 24 });

@@ -5,9 +5,12 @@ import {
   SsmConfigProvider,
   type SsmParameterClient,
 } from '../../../lambdas/adapters/config/ssm-config-provider.ts';
-import { AwsEnvironment, createAwsBackend } from '../../../lambdas/adapters/create-aws-backend.ts';
-import { ConfigUnavailableError } from '../../../lambdas/core/config/config.errors.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+import { SERVICE_CONFIGURATION } from '../../../lambdas/app/service-tables.ts';
+import { notesModule } from '../../../lambdas/capabilities/notes/notes.module.ts';
+import { AwsEnvironment, awsApplication } from '../../../lambdas/composition/aws-application.ts';
+import { ConfigUnavailableError } from '../../../lambdas/kernel/config/config.errors.ts';
+import { listingSettings } from '../../../lambdas/kernel/config/kernel-config.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { describeConfigProviderContract } from '../../contract/config-provider.contract.ts';
 
 const PARAMETER = '/memory-hub/test/config';
@@ -52,7 +55,13 @@ describeConfigProviderContract('SsmConfigProvider', async () => {
     breakSource: async () => {
       client.failure = sdkError('ThrottlingException');
     },
-    load: (dependencies) => SsmConfigProvider.load({ parameterName: PARAMETER, client, ...dependencies }),
+    load: (dependencies) =>
+      SsmConfigProvider.load({
+        parameterName: PARAMETER,
+        client,
+        configuration: SERVICE_CONFIGURATION,
+        ...dependencies,
+      }),
     close: async () => undefined,
   };
 });
@@ -62,7 +71,13 @@ describe('Class: SsmConfigProvider', () => {
     const client = new FakeSsmClient();
     client.publish('{"listing": {"defaultPageSize": 10}}');
     const clock = new ManualClock();
-    const provider = await SsmConfigProvider.load({ parameterName: PARAMETER, client, clock, ...options });
+    const provider = await SsmConfigProvider.load({
+      parameterName: PARAMETER,
+      client,
+      clock,
+      configuration: SERVICE_CONFIGURATION,
+      ...options,
+    });
     return { client, clock, provider };
   };
 
@@ -110,7 +125,11 @@ describe('Class: SsmConfigProvider', () => {
     it('fails with the SDK error name when the parameter is missing, keeping the cause', async () => {
       const client = new FakeSsmClient();
 
-      const loading = SsmConfigProvider.load({ parameterName: PARAMETER, client });
+      const loading = SsmConfigProvider.load({
+        parameterName: PARAMETER,
+        client,
+        configuration: SERVICE_CONFIGURATION,
+      });
 
       await expect(loading).rejects.toBeInstanceOf(ConfigUnavailableError);
       await expect(loading).rejects.toThrow(`Could not read configuration from ${PARAMETER}: ParameterNotFound`);
@@ -119,7 +138,7 @@ describe('Class: SsmConfigProvider', () => {
   });
 });
 
-describe('Function: createAwsBackend', () => {
+describe('Function: awsApplication', () => {
   const environment = {
     MEMORY_HUB_STAGE: 'test',
     MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
@@ -133,20 +152,18 @@ describe('Function: createAwsBackend', () => {
     ssm.publish('{"listing": {"defaultPageSize": 7}}');
 
     // Act
-    const backend = await createAwsBackend(AwsEnvironment.parse(environment), { ssm });
+    const application = await awsApplication(environment, [notesModule], { ssm });
 
     // Assess
     expect(ssm.requests).toEqual([PARAMETER]);
-    expect(backend.config.current().listing.defaultPageSize).toBe(7);
+    expect(listingSettings.of(application.service.kernel.config.current()).defaultPageSize).toBe(7);
   });
 
   it('fails the init when the parameter holds an invalid value', async () => {
     const ssm = new FakeSsmClient();
     ssm.publish('{"listing": {"defaultPageSize": 0}}');
 
-    await expect(createAwsBackend(AwsEnvironment.parse(environment), { ssm })).rejects.toThrow(
-      /listing\.defaultPageSize: /,
-    );
+    await expect(awsApplication(environment, [notesModule], { ssm })).rejects.toThrow(/listing\.defaultPageSize: /);
   });
 
   it("refuses an environment without a configuration parameter, or with another stage's", () => {

@@ -1,11 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CONFIG,
-  DEFAULT_CONFIG_DOCUMENT_PATH,
-  defaultConfigDocument,
-  MemoryHubConfig,
-} from '../../../lambdas/core/config/memory-hub-config.ts';
+import { DEFAULT_CONFIG_DOCUMENT_PATH, defaultConfigDocument } from '../../../lambdas/app/documents.ts';
+import { DEFAULT_CONFIG, MemoryHubConfig } from '../../../lambdas/app/service-tables.ts';
 
 describe('Document: default-config.json', () => {
   const committed: unknown = JSON.parse(readFileSync(DEFAULT_CONFIG_DOCUMENT_PATH, 'utf8'));

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidConfigError } from '../../../lambdas/core/config/config.errors.ts';
-import { DEFAULT_CONFIG, MemoryHubConfig, settingsForAgent } from '../../../lambdas/core/config/memory-hub-config.ts';
-import { parseConfig, parseConfigDocument } from '../../../lambdas/core/config/parse-config.ts';
+import {
+  DEFAULT_CONFIG,
+  MemoryHubConfig,
+  parseConfig,
+  parseConfigDocument,
+  settingsForAgent,
+} from '../../../lambdas/app/service-tables.ts';
+import { InvalidConfigError } from '../../../lambdas/kernel/config/config.errors.ts';
 
 const problemsOf = (document: unknown): string[] => {
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createUlidGenerator, pooledRandomFraction, ULID_PATTERN } from '../../../lambdas/core/time/ids.ts';
+import { createUlidGenerator, pooledRandomFraction, ULID_PATTERN } from '../../../lambdas/kernel/time/ids.ts';
 
 describe('Function: createUlidGenerator', () => {
   it('hands out well-formed ids in strictly increasing order, never twice, across many pool refills', () => {

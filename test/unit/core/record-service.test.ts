@@ -1,13 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
-import type { Backend } from '../../../lambdas/core/backend.ts';
 import {
   IdempotencyKeyReusedError,
   PreconditionFailedError,
   PreconditionRequiredError,
-} from '../../../lambdas/core/records/record.errors.ts';
-import type { ManualClock } from '../../../lambdas/core/time/clock.ts';
+} from '../../../lambdas/kernel/records/record.errors.ts';
+import type { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import type { Backend } from '../../support/in-memory-backend.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 describe('Class: RecordService (through NotesService)', () => {
@@ -150,7 +151,7 @@ describe('Class: RecordService (through NotesService)', () => {
 
       await backend.notes.remove(alice, {}, record.id, record.etag);
 
-      const head = await records.getHead(alice.namespace('note'), record.id);
+      const head = await records.getHead(alice.namespace(KINDS.note), record.id);
       expect(head).toMatchObject({ revision: 2, status: 'deleted', content: null });
       await expect(backend.notes.get(alice, {}, record.id)).rejects.toMatchObject({ code: 'not_found' });
       await expect(backend.notes.history(alice, {}, record.id, { limit: 10 })).rejects.toMatchObject({

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { UnauthenticatedError } from '../../../lambdas/core/identity/identity.errors.ts';
-import { Scope } from '../../../lambdas/core/identity/scope.ts';
-import { readVerifiedClaims } from '../../../lambdas/core/identity/verified-claims.ts';
-import { Namespace, type namespaceConstructionToken } from '../../../lambdas/core/namespaces/namespace.ts';
-import { namespaceFromStorageKey } from '../../../lambdas/core/namespaces/system-namespaces.ts';
+import { UnauthenticatedError } from '../../../lambdas/kernel/identity/identity.errors.ts';
+import { Scope } from '../../../lambdas/kernel/identity/scope.ts';
+import { readVerifiedClaims } from '../../../lambdas/kernel/identity/verified-claims.ts';
+import { Namespace, type namespaceConstructionToken } from '../../../lambdas/kernel/namespaces/namespace.ts';
+import { namespaceFromStorageKey } from '../../../lambdas/kernel/namespaces/system-namespaces.ts';
+import { KINDS, RECORD_KINDS } from '../../support/record-kinds.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 describe('Function: readVerifiedClaims', () => {
@@ -53,14 +54,14 @@ describe('Function: readVerifiedClaims', () => {
 describe('Class: Scope', () => {
   describe('Method: namespace', () => {
     it('builds the principal namespace from the token, never from input', () => {
-      const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
+      const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
 
       expect(namespace.key).toBe('t/acme/p/alice/note');
       expect(namespace.owner).toEqual({ type: 'principal' });
     });
 
     it("narrows to an agent inside the caller's own space", () => {
-      const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('preference', { agent: 'coder' });
+      const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.preference, { agent: 'coder' });
 
       expect(namespace.key).toBe('t/acme/p/alice/preference/a/coder');
     });
@@ -68,12 +69,14 @@ describe('Class: Scope', () => {
     it('selects a project space only for a member', () => {
       const member = scopeOf({ groups: ['project:p7:member'] });
 
-      expect(member.namespace('note', { project: 'p7' }).key).toBe('t/acme/g/p7/note');
-      expect(() => member.namespace('note', { project: 'p8' })).toThrow(expect.objectContaining({ code: 'not_found' }));
+      expect(member.namespace(KINDS.note, { project: 'p7' }).key).toBe('t/acme/g/p7/note');
+      expect(() => member.namespace(KINDS.note, { project: 'p8' })).toThrow(
+        expect.objectContaining({ code: 'not_found' }),
+      );
     });
 
     it.each(['../bob', 'a/b', '', 'x'.repeat(65), 'a b', 'ümlaut', '%2e%2e'])('refuses the narrowing %j', (agent) => {
-      expect(() => scopeOf().namespace('note', { agent })).toThrow(
+      expect(() => scopeOf().namespace(KINDS.note, { agent })).toThrow(
         expect.objectContaining({ code: 'validation.failed' }),
       );
     });
@@ -81,7 +84,7 @@ describe('Class: Scope', () => {
     it('refuses an agent narrowing on a project namespace', () => {
       const member = scopeOf({ groups: ['project:p7:member'] });
 
-      expect(() => member.namespace('note', { project: 'p7', agent: 'coder' })).toThrow(
+      expect(() => member.namespace(KINDS.note, { project: 'p7', agent: 'coder' })).toThrow(
         expect.objectContaining({ code: 'validation.failed' }),
       );
     });
@@ -90,18 +93,24 @@ describe('Class: Scope', () => {
       expect(() => scopeOf().namespace('secrets' as never)).toThrow(
         expect.objectContaining({ code: 'validation.failed' }),
       );
+      // A look-alike of a declared kind is not one: only `defineRecordKind` makes kinds.
+      expect(() => scopeOf().namespace({ ...KINDS.note })).toThrow(
+        expect.objectContaining({ code: 'validation.failed' }),
+      );
     });
   });
 
   it("builds the organisation's own namespace for its shared kinds only, the same one for every member", () => {
-    const alice = scopeOf({ sub: 'alice' }).namespace('guardrail', { organisation: true });
-    const bob = scopeOf({ sub: 'bob' }).namespace('guardrail', { organisation: true });
+    const alice = scopeOf({ sub: 'alice' }).namespace(KINDS.guardrail, { organisation: true });
+    const bob = scopeOf({ sub: 'bob' }).namespace(KINDS.guardrail, { organisation: true });
 
     expect(alice.key).toBe('t/acme/o/guardrail');
     expect(alice.equals(bob)).toBe(true);
-    expect(() => scopeOf().namespace('preference', { organisation: true })).toThrow(/shared settings/);
-    expect(() => scopeOf().namespace('guardrail', { organisation: true, agent: 'coder' })).toThrow(/shared settings/);
-    expect(scopeOf({ tenant: 'globex' }).namespace('guardrail', { organisation: true }).key).toBe(
+    expect(() => scopeOf().namespace(KINDS.preference, { organisation: true })).toThrow(/shared settings/);
+    expect(() => scopeOf().namespace(KINDS.guardrail, { organisation: true, agent: 'coder' })).toThrow(
+      /shared settings/,
+    );
+    expect(scopeOf({ tenant: 'globex' }).namespace(KINDS.guardrail, { organisation: true }).key).toBe(
       't/globex/o/guardrail',
     );
   });
@@ -126,7 +135,7 @@ describe('Class: Namespace', () => {
       new Namespace(Symbol('namespace-construction') as typeof namespaceConstructionToken, {
         tenant: 'acme',
         principal: 'bob',
-        kind: 'note',
+        kind: KINDS.note,
         owner: { type: 'principal' },
       });
 
@@ -136,19 +145,20 @@ describe('Class: Namespace', () => {
   it('is rebuilt from its storage key by system jobs, for every owner type, and from nothing else', () => {
     const scope = scopeOf({ groups: ['project:p1:member'] });
     const namespaces = [
-      scope.namespace('preference', { agent: 'coder' }),
-      scope.namespace('session-events', { session: 's1' }),
-      scope.namespace('guardrail', { project: 'p1' }),
-      scope.namespace('guardrail', { organisation: true }),
+      scope.namespace(KINDS.preference, { agent: 'coder' }),
+      scope.namespace(KINDS['session-events'], { session: 's1' }),
+      scope.namespace(KINDS.guardrail, { project: 'p1' }),
+      scope.namespace(KINDS.guardrail, { organisation: true }),
     ];
 
-    for (const namespace of namespaces) expect(namespaceFromStorageKey(namespace.key)?.equals(namespace)).toBe(true);
-    expect(namespaceFromStorageKey('t/acme/o/nonsense')).toBeUndefined();
-    expect(namespaceFromStorageKey('t/acme/o/guardrail/extra')).toBeUndefined();
+    for (const namespace of namespaces)
+      expect(namespaceFromStorageKey(namespace.key, RECORD_KINDS)?.equals(namespace)).toBe(true);
+    expect(namespaceFromStorageKey('t/acme/o/nonsense', RECORD_KINDS)).toBeUndefined();
+    expect(namespaceFromStorageKey('t/acme/o/guardrail/extra', RECORD_KINDS)).toBeUndefined();
   });
 
   it('offers a hash that does not reveal its key', () => {
-    const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
+    const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
 
     expect(namespace.hash).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(namespace.hash).not.toContain('alice');

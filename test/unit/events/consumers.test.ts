@@ -1,19 +1,20 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryAuditTrail } from '../../../lambdas/adapters/memory/in-memory-audit-trail.ts';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
-import { AuditConsumer } from '../../../lambdas/core/audit/audit.consumer.ts';
+import { AuditConsumer } from '../../../lambdas/capabilities/audit/audit.consumer.ts';
 import {
   HeadProjectionConsumer,
   UnresolvedNamespaceError,
-} from '../../../lambdas/core/events/head-projection.consumer.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+} from '../../../lambdas/kernel/events/head-projection.consumer.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import { KINDS, RECORD_KINDS } from '../../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 /** Reference 002 TEST-05: duplicate and out-of-order delivery have exactly one effect. */
 describe('Event consumers', () => {
   let store: InMemoryRecordStore;
-  const notes = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('note');
+  const notes = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
 
   beforeEach(() => {
     store = new InMemoryRecordStore({ clock: new ManualClock('2026-06-01T00:00:00.000Z') });
@@ -38,7 +39,7 @@ describe('Event consumers', () => {
 
   describe('Class: HeadProjectionConsumer', () => {
     it('applies an event once; its duplicate changes nothing', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store });
+      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
       const id = newRecordId();
       const first = revisionOf(notes, id, 1);
       await store.append(first, eventOf(first));
@@ -55,7 +56,7 @@ describe('Event consumers', () => {
     });
 
     it('moves a lagging head forward, and an older revision arriving afterwards changes nothing', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store });
+      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
       const [, second, third] = await commitWithoutProjection(newRecordId(), 1, 3);
       expect(await projectedRevision()).toBeUndefined();
 
@@ -70,7 +71,7 @@ describe('Event consumers', () => {
     });
 
     it('leaves session events alone: a journal record is its own head, nothing is read or projected', async () => {
-      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('session-events', { session: 's1' });
+      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS['session-events'], { session: 's1' });
       const event = revisionOf(session, newRecordId(), 1);
       await store.append(event, eventOf(event));
       const touched: string[] = [];
@@ -80,15 +81,15 @@ describe('Event consumers', () => {
           return Reflect.get(target, name)?.bind?.(target) ?? Reflect.get(target, name);
         },
       });
-      const consumer = new HeadProjectionConsumer({ store: watched, directory: watched });
+      const consumer = new HeadProjectionConsumer({ store: watched, directory: watched, kinds: RECORD_KINDS });
 
       expect(await consumer.consume(eventOf(event))).toBe('ignored');
       expect(touched).toEqual([]);
     });
 
     it('refuses (so the bus retries, then dead-letters) an event whose namespace it cannot resolve', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store });
-      const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace('note'), newRecordId(), 1);
+      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
+      const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace(KINDS.note), newRecordId(), 1);
 
       await expect(consumer.consume(eventOf(stranger))).rejects.toBeInstanceOf(UnresolvedNamespaceError);
     });
@@ -97,7 +98,7 @@ describe('Event consumers', () => {
   describe('Class: AuditConsumer', () => {
     it('writes one entry per event however often it is delivered, with no content', async () => {
       const trail = new InMemoryAuditTrail();
-      const consumer = new AuditConsumer({ trail });
+      const consumer = new AuditConsumer({ trail, kinds: RECORD_KINDS });
       const revision = revisionOf(notes, newRecordId(), 1, { content: { text: 'private words', tags: [] } });
       const event = eventOf(revision);
 
@@ -124,8 +125,8 @@ describe('Event consumers', () => {
 
     it('leaves session events (short-term input) out of the trail, one by one', async () => {
       const trail = new InMemoryAuditTrail();
-      const consumer = new AuditConsumer({ trail });
-      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace('session-events', { session: 's1' });
+      const consumer = new AuditConsumer({ trail, kinds: RECORD_KINDS });
+      const session = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS['session-events'], { session: 's1' });
 
       const outcome = await consumer.consume(eventOf(revisionOf(session, newRecordId(), 1)));
 

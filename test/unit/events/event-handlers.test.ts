@@ -3,11 +3,12 @@ import type { DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
-import { OutboxRelay } from '../../../lambdas/core/events/outbox-relay.ts';
-import type { RecordEvent } from '../../../lambdas/core/events/record-event.schema.ts';
-import { encodeCursor } from '../../../lambdas/core/records/page-cursor.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
-import { consumerHandler, relayOutboxStreamHandler } from '../../../lambdas/handlers/events.handlers.ts';
+import { consumerHandler, relayOutboxStreamHandler } from '../../../lambdas/composition/aws-event-handlers.ts';
+import { OutboxRelay } from '../../../lambdas/kernel/events/outbox-relay.ts';
+import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.schema.ts';
+import { encodeCursor } from '../../../lambdas/kernel/records/page-cursor.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
@@ -20,7 +21,7 @@ const streamRecord = (id: string, image: Record<string, AttributeValue>) => ({
 describe('Handler: relayOutboxStream', () => {
   it('publishes the marked revisions of a stream batch and reports only the failed ones as batch item failures', async () => {
     // Prepare
-    const notes = scopeOf().namespace('note');
+    const notes = scopeOf().namespace(KINDS.note);
     const [ok, refused] = [eventOf(revisionOf(notes, newRecordId(), 1)), eventOf(revisionOf(notes, newRecordId(), 1))];
     const image = (event: RecordEvent) => ({
       pk: { S: notes.key },
@@ -62,7 +63,7 @@ describe('Handler: relayOutboxStream', () => {
 describe('Handler: consumer behind an EventBridge rule', () => {
   it('hands the event detail to its consumer, idempotently', async () => {
     const store = new InMemoryRecordStore({ clock: new ManualClock('2026-06-01T00:00:00.000Z') });
-    const revision = revisionOf(scopeOf().namespace('note'), newRecordId(), 1);
+    const revision = revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1);
     const event = eventOf(revision);
     await store.append(revision, event);
     const seen: RecordEvent[] = [];

@@ -1,11 +1,12 @@
 import type { PutEventsCommand, PutEventsCommandOutput } from '@aws-sdk/client-eventbridge';
 import { describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../../lambdas/adapters/events/eventbridge-publisher.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 const events = (count: number) =>
-  Array.from({ length: count }, () => eventOf(revisionOf(scopeOf().namespace('note'), newRecordId(), 1)));
+  Array.from({ length: count }, () => eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1)));
 
 /** A stand-in for EventBridge (which cannot run here) that refuses chosen entries, as PutEvents can. */
 const fakeEventBridge = (refuse: (detail: { event_id: string }, call: number) => boolean) => {

@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
-import type { EventPublisher, PublishOutcome } from '../../../lambdas/core/events/event-publisher.port.ts';
-import { OutboxRelay } from '../../../lambdas/core/events/outbox-relay.ts';
-import type { RecordEvent } from '../../../lambdas/core/events/record-event.schema.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
+import type { EventPublisher, PublishOutcome } from '../../../lambdas/kernel/events/event-publisher.port.ts';
+import { OutboxRelay } from '../../../lambdas/kernel/events/outbox-relay.ts';
+import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.schema.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
@@ -25,7 +26,7 @@ describe('Class: OutboxRelay', () => {
   let store: InMemoryRecordStore;
   let publisher: RecordingPublisher;
   let relay: OutboxRelay;
-  const notes = scopeOf().namespace('note');
+  const notes = scopeOf().namespace(KINDS.note);
 
   const commit = async (revisionNumber = 1, id = newRecordId()) => {
     const revision = revisionOf(notes, id, revisionNumber, { updatedAt: clock.now().toISOString() });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RecordEvent } from '../../../lambdas/core/events/record-event.schema.ts';
+import { RecordEventContract as RecordEvent } from '../../../lambdas/app/service-tables.ts';
 
 type Schema = {
   type?: string | string[];
@@ -15,7 +15,7 @@ type Schema = {
 const definitionOf = (document: { $defs?: Record<string, Schema> }): Schema =>
   document.$defs?.RecordEventV1 ?? (document as Schema);
 
-const baseline = definitionOf(JSON.parse(readFileSync('lambdas/core/events/record-event.v1.baseline.json', 'utf8')));
+const baseline = definitionOf(JSON.parse(readFileSync('lambdas/kernel/events/record-event.v1.baseline.json', 'utf8')));
 const current = () => definitionOf(z.toJSONSchema(RecordEvent, { io: 'input' }) as never);
 
 /**

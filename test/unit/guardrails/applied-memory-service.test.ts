@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { assembleBackend } from '../../../lambdas/core/backend.ts';
-import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
-import type { CandidateRule } from '../../../lambdas/core/learning/belief.schema.ts';
-import type { NamespaceKind } from '../../../lambdas/core/namespaces/namespace.ts';
-import type { RecordStore } from '../../../lambdas/core/records/record-store.port.ts';
-import { inMemoryPorts } from '../../support/in-memory-backend.ts';
+import type { CandidateRule } from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import type { RecordStore } from '../../../lambdas/kernel/records/record-store.port.ts';
+import { assembleBackend, inMemoryPorts } from '../../support/in-memory-backend.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 const declared = (
@@ -22,14 +20,14 @@ const declared = (
 });
 
 /** The in-memory backend, with listings of the named kinds (and owners) failing as an unavailable store would. */
-const backendWithOutage = (failing: (kind: NamespaceKind, ownerType: string, agent?: string) => boolean) => {
+const backendWithOutage = (failing: (kind: string, ownerType: string, agent?: string) => boolean) => {
   const fakes = inMemoryPorts();
   const real = fakes.records;
   let outage = false;
   const listHeads: RecordStore['listHeads'] = (namespace, page) => {
     const owner = namespace.owner;
     const agent = owner.type === 'principal' ? owner.agent : undefined;
-    if (outage && failing(namespace.kind, owner.type, agent))
+    if (outage && failing(namespace.kind.name, owner.type, agent))
       return Promise.reject(new ServiceUnavailableError('storage unavailable'));
     return real.listHeads(namespace, page);
   };
@@ -41,7 +39,7 @@ const backendWithOutage = (failing: (kind: NamespaceKind, ownerType: string, age
       return typeof member === 'function' ? member.bind(target) : member;
     },
   }) as RecordStore;
-  const backend = assembleBackend({ ...fakes.ports, records });
+  const backend = assembleBackend({ ...fakes.ports, store: records });
   return { backend, fakes, startOutage: () => (outage = true) };
 };
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AppliedView } from '../../../lambdas/core/guardrails/applied-view.schema.ts';
-import { applyGuardrails, projectGuardrailsSetAside, withinGuardrail } from '../../../lambdas/core/guardrails/clamp.ts';
-import type { Guardrail, GuardrailSet } from '../../../lambdas/core/guardrails/guardrail.schema.ts';
+import { AppliedView } from '../../../lambdas/capabilities/guardrails/clamp.schema.ts';
+import {
+  applyGuardrails,
+  projectGuardrailsSetAside,
+  withinGuardrail,
+} from '../../../lambdas/capabilities/guardrails/clamp.ts';
+import type { Guardrail, GuardrailSet } from '../../../lambdas/capabilities/guardrails/guardrail.schema.ts';
 
 const range = (min: number, max: number, fallback?: number): Guardrail =>
   fallback === undefined ? { type: 'range', min, max } : { type: 'range', min, max, default: fallback };

@@ -5,7 +5,7 @@ import {
   Guardrail,
   GuardrailKey,
   GuardrailSet,
-} from '../../../lambdas/core/guardrails/guardrail.schema.ts';
+} from '../../../lambdas/capabilities/guardrails/guardrail.schema.ts';
 
 const issuesOf = (input: unknown) => {
   const result = Guardrail.safeParse(input);

@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
-import { createNoteHandler, getNoteHandler } from '../../../lambdas/handlers/notes.handlers.ts';
+import { notesHandlers } from '../../../lambdas/capabilities/notes/http/notes.handlers.ts';
 import type { ApiEvent } from '../../../lambdas/http/api-event.ts';
+import { ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
 const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
@@ -40,7 +40,7 @@ describe('Handler: error mapping', () => {
         get: () => Promise.reject(new Error('table memory-hub-prod: secret detail at /var/task')),
       },
     };
-    const handler = getNoteHandler(broken as unknown as typeof backend);
+    const handler = notesHandlers(broken.notes as unknown as typeof backend.notes, backend.http).getNote;
 
     // Act
     const response = await handler(
@@ -59,7 +59,7 @@ describe('Handler: error mapping', () => {
     const { backend, records } = inMemoryBackend();
     const unavailable = new ServiceUnavailableError('Storage is unavailable; retry shortly', 2);
     records.append = () => Promise.reject(unavailable);
-    const handler = createNoteHandler(backend);
+    const handler = notesHandlers(backend.notes, backend.http).createNote;
 
     const response = await handler(
       apiEvent('POST /v1/notes', { body: JSON.stringify({ text: 'must not be lost silently' }) }),
@@ -77,7 +77,7 @@ describe('Handler: error mapping', () => {
     const event = apiEvent('GET /v1/notes/{id}', { pathParameters: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } });
     delete (event.requestContext as { authorizer?: unknown }).authorizer;
 
-    const response = await getNoteHandler(backend)(event, context);
+    const response = await notesHandlers(backend.notes, backend.http).getNote(event, context);
 
     expect(response.statusCode).toBe(401);
   });
@@ -85,7 +85,10 @@ describe('Handler: error mapping', () => {
   it('does not let a handler be called on a route it does not serve', async () => {
     const { backend } = inMemoryBackend();
 
-    const response = await getNoteHandler(backend)(apiEvent('GET /v1/somewhere-else'), context);
+    const response = await notesHandlers(backend.notes, backend.http).getNote(
+      apiEvent('GET /v1/somewhere-else'),
+      context,
+    );
 
     expect(response.statusCode).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createHandlers } from '../../../lambdas/handlers/handler-registry.ts';
-import { API_OPERATIONS } from '../../../lambdas/http/api-operations.ts';
+import { deploymentDocument } from '../../../lambdas/app/documents.ts';
+import { API_OPERATIONS, EVENT_BACKBONE_ENTRY } from '../../../lambdas/app/service-tables.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
 // The notes entry reads its configuration parameter at init; here SSM answers with an empty document.
@@ -30,8 +30,20 @@ describe('Lambda entry points', () => {
     }
   });
 
+  it('export every consumer and backbone handler the deployment names, from the entry it names', async () => {
+    for (const { entry, handler } of [
+      ...deploymentDocument().consumers,
+      { entry: EVENT_BACKBONE_ENTRY, handler: 'relayOutboxStream' },
+      { entry: EVENT_BACKBONE_ENTRY, handler: 'sweepOutbox' },
+      { entry: 'lambdas/app/workflows.lambda.ts', handler: 'runWorkflowStep' },
+    ]) {
+      const module = (await import(`../../../${entry}`)) as Record<string, unknown>;
+      expect({ entry, handler: typeof module[handler] }).toEqual({ entry, handler: 'function' });
+    }
+  });
+
   it('refuse to initialise without their environment', async () => {
-    const { AwsEnvironment } = await import('../../../lambdas/adapters/create-aws-backend.ts');
+    const { AwsEnvironment } = await import('../../../lambdas/composition/aws-application.ts');
     expect(AwsEnvironment.safeParse({}).success).toBe(false);
     expect(
       AwsEnvironment.safeParse({
@@ -43,7 +55,7 @@ describe('Lambda entry points', () => {
   });
 
   it('are the same handlers the local server dispatches to', () => {
-    const handlers = createHandlers(inMemoryBackend().backend);
+    const { handlers } = inMemoryBackend().backend;
     for (const operation of API_OPERATIONS) expect(typeof handlers[operation.lambda.handler]).toBe('function');
   });
 });

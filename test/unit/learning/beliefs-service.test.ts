@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
-import type { Backend } from '../../../lambdas/core/backend.ts';
-import { DEFAULT_CONFIG } from '../../../lambdas/core/config/memory-hub-config.ts';
-import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
-import type { CandidateRule } from '../../../lambdas/core/learning/belief.schema.ts';
-import { beliefIdOf, parseBeliefId } from '../../../lambdas/core/learning/belief-record.ts';
-import { BeliefsService } from '../../../lambdas/core/learning/beliefs-service.ts';
-import { SensitiveContentRefusedError } from '../../../lambdas/core/protection/protection.errors.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/app/service-tables.ts';
+import type { CandidateRule } from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { beliefIdOf, parseBeliefId } from '../../../lambdas/capabilities/learning/belief-record.ts';
+import { BeliefsService } from '../../../lambdas/capabilities/learning/beliefs-service.ts';
+import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import { SensitiveContentRefusedError } from '../../../lambdas/kernel/protection/protection.errors.ts';
 import {
   PreconditionFailedError,
   PreconditionRequiredError,
   RevisionConflictError,
-} from '../../../lambdas/core/records/record.errors.ts';
-import type { ManualClock } from '../../../lambdas/core/time/clock.ts';
-import { createUlidGenerator } from '../../../lambdas/core/time/ids.ts';
+} from '../../../lambdas/kernel/records/record.errors.ts';
+import type { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import { createUlidGenerator } from '../../../lambdas/kernel/time/ids.ts';
+import type { Backend } from '../../support/in-memory-backend.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 import { scopeOf } from '../../support/scopes.ts';
 

@@ -1,19 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CandidateRule, RULE_KEY_PATTERN } from '../../../lambdas/core/learning/belief.schema.ts';
-import { correctionExtractor } from '../../../lambdas/core/learning/extractors/correction-extractor.ts';
+import { CandidateRule, RULE_KEY_PATTERN } from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { correctionExtractor } from '../../../lambdas/capabilities/learning/extractors/correction-extractor.ts';
 import {
   DETERMINISTIC_EXTRACTORS,
   draftCandidates,
-} from '../../../lambdas/core/learning/extractors/deterministic-extractors.ts';
-import { feedbackExtractor } from '../../../lambdas/core/learning/extractors/feedback-extractor.ts';
-import { signalExtractor } from '../../../lambdas/core/learning/extractors/signal-extractor.ts';
+} from '../../../lambdas/capabilities/learning/extractors/deterministic-extractors.ts';
+import { feedbackExtractor } from '../../../lambdas/capabilities/learning/extractors/feedback-extractor.ts';
+import { signalExtractor } from '../../../lambdas/capabilities/learning/extractors/signal-extractor.ts';
 import {
   MAX_SENTENCE_LENGTH,
   STATEMENT_PATTERNS,
   statementExtractor,
-} from '../../../lambdas/core/learning/extractors/statement-extractor.ts';
-import { SessionEventInput, SignalEvent } from '../../../lambdas/core/learning/session-event.schema.ts';
+} from '../../../lambdas/capabilities/learning/extractors/statement-extractor.ts';
+import { SessionEventInput, SignalEvent } from '../../../lambdas/capabilities/learning/session-event.schema.ts';
 
 /** Drafts from an event as a client would post it; every candidate must be one the merge accepts. */
 const draftsOf = (input: Record<string, unknown>): CandidateRule[] => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KeyedQueue } from '../../../lambdas/core/learning/keyed-queue.ts';
+import { KeyedQueue } from '../../../lambdas/capabilities/learning/keyed-queue.ts';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -1,6 +1,6 @@
-import type { Belief, CandidateRule, RuleValue } from '../../../lambdas/core/learning/belief.schema.ts';
-import { DAY_MS, type LearningSettings } from '../../../lambdas/core/learning/learning-settings.ts';
-import { mergeObservation } from '../../../lambdas/core/learning/merge-rule.ts';
+import type { Belief, CandidateRule, RuleValue } from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { DAY_MS, type LearningSettings } from '../../../lambdas/capabilities/learning/learning-settings.ts';
+import { mergeObservation } from '../../../lambdas/capabilities/learning/merge-rule.ts';
 
 /** The defaults of `learning` in the configuration, spelled out so a test reads on its own. */
 export const DEFAULT_LEARNING: LearningSettings = {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG } from '../../../lambdas/core/config/memory-hub-config.ts';
-import { Belief, type CandidateRule } from '../../../lambdas/core/learning/belief.schema.ts';
+import { DEFAULT_CONFIG } from '../../../lambdas/app/service-tables.ts';
+import { Belief, type CandidateRule } from '../../../lambdas/capabilities/learning/belief.schema.ts';
 import {
   appliedValuesOf,
   assessBelief,
   evaluateBelief,
   recencyWeight,
-} from '../../../lambdas/core/learning/maturation-gate.ts';
-import { mergeAndEvaluate } from '../../../lambdas/core/learning/merge-rule.ts';
+} from '../../../lambdas/capabilities/learning/maturation-gate.ts';
+import { mergeAndEvaluate } from '../../../lambdas/capabilities/learning/merge-rule.ts';
 import { DEFAULT_LEARNING, day, entryOf, foldSightings, rule, type Sighting } from './learning-fixtures.ts';
 
 /** Folds and evaluates each sighting at its own instant, as the append path does. */

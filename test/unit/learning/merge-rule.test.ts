@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationFailedError } from '../../../lambdas/core/errors/domain-error.ts';
 import {
   Belief,
   MAX_EVIDENCE_PER_VALUE,
   MAX_RECENT_CONFIRMATIONS,
   MAX_SESSIONS_PER_VALUE,
   MAX_VALUES_PER_BELIEF,
-} from '../../../lambdas/core/learning/belief.schema.ts';
-import { RuleMismatchError } from '../../../lambdas/core/learning/learning.errors.ts';
-import { mergeAndEvaluate, mergeObservation } from '../../../lambdas/core/learning/merge-rule.ts';
+} from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { RuleMismatchError } from '../../../lambdas/capabilities/learning/learning.errors.ts';
+import { mergeAndEvaluate, mergeObservation } from '../../../lambdas/capabilities/learning/merge-rule.ts';
+import { ValidationFailedError } from '../../../lambdas/kernel/errors/domain-error.ts';
 import { DEFAULT_LEARNING, day, entryOf, foldSightings, rule } from './learning-fixtures.ts';
 
 const observation = (eventId: string, session: string, days: number) => ({

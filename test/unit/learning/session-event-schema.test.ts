@@ -4,7 +4,7 @@ import {
   SESSION_EVENT_TEXT_MAX_LENGTH,
   SessionEventInput,
   SessionEventType,
-} from '../../../lambdas/core/learning/session-event.schema.ts';
+} from '../../../lambdas/capabilities/learning/session-event.schema.ts';
 
 const PROFILE_WITH_AGENT = 'a profile fact is about the principal; agent applies to preferences and patterns';
 

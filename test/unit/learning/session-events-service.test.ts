@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
-import type { Backend } from '../../../lambdas/core/backend.ts';
-import { ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
-import { SessionEventInput } from '../../../lambdas/core/learning/session-event.schema.ts';
-import type { AppendOptions } from '../../../lambdas/core/records/record-store.port.ts';
+import { SessionEventInput } from '../../../lambdas/capabilities/learning/session-event.schema.ts';
+import { ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import type { AppendOptions } from '../../../lambdas/kernel/records/record-store.port.ts';
+import type { Backend } from '../../support/in-memory-backend.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 import { declaredSignal } from '../../support/learning-events.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 type Append = InMemoryRecordStore['append'];
@@ -16,7 +17,7 @@ describe('Class: SessionEventsService', () => {
   let append: Append;
   const alice = scopeOf({ sub: 'alice' });
   const signal = SessionEventInput.parse(declaredSignal('response.tone', 'formal'));
-  const preferences = alice.namespace('preference');
+  const preferences = alice.namespace(KINDS.preference);
 
   beforeEach(() => {
     ({ backend, records } = inMemoryBackend());
@@ -31,7 +32,7 @@ describe('Class: SessionEventsService', () => {
       release = (outcome) => (outcome ? reject(outcome) : resolve());
     });
     records.append = (async (revision, event, options?: AppendOptions) => {
-      const kind = revision.namespace.kind;
+      const kind = revision.namespace.kind.name;
       log.push(`asked ${kind}`);
       if (kind === 'session-events') await held;
       await append(revision, event, options);
@@ -87,7 +88,7 @@ describe('Class: SessionEventsService', () => {
     });
     let eventWrites = 0;
     records.append = (async (revision, event, options?: AppendOptions) => {
-      if (revision.namespace.kind === 'session-events' && ++eventWrites === 1) await firstHeld;
+      if (revision.namespace.kind.name === 'session-events' && ++eventWrites === 1) await firstHeld;
       await append(revision, event, options);
     }) as Append;
 

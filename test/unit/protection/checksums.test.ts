@@ -7,7 +7,7 @@ import {
   passesLuhn,
   passesVerhoeff,
   spanishIdControlLetter,
-} from '../../../lambdas/core/protection/checksums.ts';
+} from '../../../lambdas/kernel/protection/checksums.ts';
 
 describe('Function: passesLuhn', () => {
   it.each(['79927398713', '4111111111111111', '5555555555554444', '378282246310005', '0'])('accepts %s', (digits) => {

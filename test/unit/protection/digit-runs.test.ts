@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainsOf, scanDigitRuns } from '../../../lambdas/core/protection/digit-runs.ts';
+import { chainsOf, scanDigitRuns } from '../../../lambdas/kernel/protection/digit-runs.ts';
 
 describe('Function: scanDigitRuns', () => {
   it('reads groups joined by single spaces, hyphens or dots', () => {

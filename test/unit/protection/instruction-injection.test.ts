@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   detectInstructionInjection,
   detectInstructionInjectionInValue,
-} from '../../../lambdas/core/protection/instruction-injection.ts';
+} from '../../../lambdas/kernel/protection/instruction-injection.ts';
 
 const reasonsOf = (text: string): readonly string[] => {
   const result = detectInstructionInjection(text);

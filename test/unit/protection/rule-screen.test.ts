@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenRule } from '../../../lambdas/core/protection/rule-screen.ts';
+import { screenRule } from '../../../lambdas/kernel/protection/rule-screen.ts';
 
 describe('Function: screenRule', () => {
   it('refuses a Luhn-valid card-length digit run in a value even when glued to letters', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeGeneratedSecret, looksLikePassword } from '../../../lambdas/core/protection/secret-detectors.ts';
+import { looksLikeGeneratedSecret, looksLikePassword } from '../../../lambdas/kernel/protection/secret-detectors.ts';
 import { ALPHANUMERIC, generated, LOWER_HEX } from './samples.ts';
 
 describe('Function: looksLikeGeneratedSecret', () => {

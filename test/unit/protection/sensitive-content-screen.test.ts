@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../../lambdas/core/errors/domain-error.ts';
-import { SensitiveContentRefusedError } from '../../../lambdas/core/protection/protection.errors.ts';
-import { SensitiveContentReason } from '../../../lambdas/core/protection/protection.schema.ts';
+import { DomainError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import { SensitiveContentRefusedError } from '../../../lambdas/kernel/protection/protection.errors.ts';
+import { SensitiveContentReason } from '../../../lambdas/kernel/protection/protection.schema.ts';
 import {
   assertNoSensitiveContent,
   screenSensitiveContent,
-} from '../../../lambdas/core/protection/sensitive-content-screen.ts';
+} from '../../../lambdas/kernel/protection/sensitive-content-screen.ts';
 import { ALPHANUMERIC, BASE32, generated, LOWER_HEX, SECRET_SAMPLES, signedJwt } from './samples.ts';
 
 const reasonsOf = (value: unknown): readonly string[] => {

@@ -2,21 +2,22 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryWorkflowRunStore } from '../../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { LocalWorkflowRunner } from '../../../lambdas/adapters/workflows/local-workflow-runner.ts';
-import { recordEventOf } from '../../../lambdas/core/events/record-event-of.ts';
-import { Belief, type CandidateRule } from '../../../lambdas/core/learning/belief.schema.ts';
-import { beliefExpiresAt, beliefIdOf, sourceEventIdsOf } from '../../../lambdas/core/learning/belief-record.ts';
-import type { LearningSettings } from '../../../lambdas/core/learning/learning-settings.ts';
-import { mergeAndEvaluate } from '../../../lambdas/core/learning/merge-rule.ts';
-import type { Namespace } from '../../../lambdas/core/namespaces/namespace.ts';
-import { systemActor } from '../../../lambdas/core/namespaces/system-namespaces.ts';
-import { RevisionConflictError } from '../../../lambdas/core/records/record.errors.ts';
-import type { RecordRevision } from '../../../lambdas/core/records/record.schema.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
-import { createUlidGenerator } from '../../../lambdas/core/time/ids.ts';
-import { beliefSynthesis } from '../../../lambdas/core/workflows/belief-synthesis.workflow.ts';
-import { BELIEF_SYNTHESIS, WORKFLOWS } from '../../../lambdas/core/workflows/workflow-catalogue.ts';
-import type { StepInput } from '../../../lambdas/core/workflows/workflow-step-executor.ts';
-import { WorkflowStepExecutor } from '../../../lambdas/core/workflows/workflow-step-executor.ts';
+import { WORKFLOWS } from '../../../lambdas/app/service-tables.ts';
+import { Belief, type CandidateRule } from '../../../lambdas/capabilities/learning/belief.schema.ts';
+import { beliefExpiresAt, beliefIdOf, sourceEventIdsOf } from '../../../lambdas/capabilities/learning/belief-record.ts';
+import { BELIEF_SYNTHESIS, beliefSynthesis } from '../../../lambdas/capabilities/learning/belief-synthesis.workflow.ts';
+import type { LearningSettings } from '../../../lambdas/capabilities/learning/learning-settings.ts';
+import { mergeAndEvaluate } from '../../../lambdas/capabilities/learning/merge-rule.ts';
+import { recordEventOf } from '../../../lambdas/kernel/events/record-event-of.ts';
+import type { Namespace } from '../../../lambdas/kernel/namespaces/namespace.ts';
+import { systemActor } from '../../../lambdas/kernel/namespaces/system-namespaces.ts';
+import { RevisionConflictError } from '../../../lambdas/kernel/records/record.errors.ts';
+import type { RecordRevision } from '../../../lambdas/kernel/records/record.schema.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import { createUlidGenerator } from '../../../lambdas/kernel/time/ids.ts';
+import type { StepInput } from '../../../lambdas/kernel/workflows/workflow-step-executor.ts';
+import { WorkflowStepExecutor } from '../../../lambdas/kernel/workflows/workflow-step-executor.ts';
+import { KINDS, RECORD_KINDS } from '../../support/record-kinds.ts';
 import { scopeOf } from '../../support/scopes.ts';
 import { DEFAULT_LEARNING } from '../learning/learning-fixtures.ts';
 
@@ -77,7 +78,7 @@ describe('Function: beliefSynthesis', () => {
   });
 
   const synthesis = () =>
-    beliefSynthesis({ store, directory: store, clock, ids, learning: (agent) => learning(agent) });
+    beliefSynthesis({ store, directory: store, clock, ids, kinds: RECORD_KINDS, learning: (agent) => learning(agent) });
   const evaluateBeliefs = (input: StepInput = { tenant: 'acme' }) =>
     synthesis().steps['evaluate-beliefs']?.(input) ?? Promise.reject(new Error('no evaluate-beliefs step'));
 
@@ -107,7 +108,7 @@ describe('Function: beliefSynthesis', () => {
   const revisionsOf = async (record: RecordRevision) =>
     (await store.listRevisions(record.namespace, record.id, { limit: 100 })).items;
 
-  const coderPreferences = () => acme.namespace('preference', { agent: 'coder' });
+  const coderPreferences = () => acme.namespace(KINDS.preference, { agent: 'coder' });
   const declared = () => learned(candidate(), [['s1', 0]]);
 
   describe('Policy: BELIEF_SYNTHESIS', () => {
@@ -264,7 +265,7 @@ describe('Function: beliefSynthesis', () => {
       // Prepare: `fast` decays after 10 days, every other agent (and the principal at large) after 60
       learning = (agent) => (agent === 'fast' ? { ...DEFAULT_LEARNING, decayAfterDays: 10 } : DEFAULT_LEARNING);
       const fast = await stored(
-        acme.namespace('preference', { agent: 'fast' }),
+        acme.namespace(KINDS.preference, { agent: 'fast' }),
         learned(candidate({ agent: 'fast' }), [['s1', 0]]),
       );
       const coder = await stored(coderPreferences(), declared());
@@ -283,11 +284,11 @@ describe('Function: beliefSynthesis', () => {
 
     it('evaluates profile and pattern beliefs of the principal at large too', async () => {
       const profile = await stored(
-        acme.namespace('profile'),
+        acme.namespace(KINDS.profile),
         learned(candidate({ kind: 'profile', key: 'home.city', value: 'Lyon', agent: undefined }), [['s1', 0]]),
       );
       const pattern = await stored(
-        acme.namespace('pattern'),
+        acme.namespace(KINDS.pattern),
         learned(candidate({ kind: 'pattern', key: 'work.hours', value: 'mornings', agent: undefined }), [['s1', 0]]),
       );
       clock.advanceDays(61);
@@ -301,7 +302,7 @@ describe('Function: beliefSynthesis', () => {
 
     it("leaves another tenant's namespaces alone when a tenant is given, and sweeps every tenant otherwise", async () => {
       const ours = await stored(coderPreferences(), declared());
-      const theirs = await stored(globex.namespace('preference', { agent: 'coder' }), declared());
+      const theirs = await stored(globex.namespace(KINDS.preference, { agent: 'coder' }), declared());
       clock.advanceDays(61);
 
       const scoped = await evaluateBeliefs({ tenant: 'acme' });
@@ -332,7 +333,7 @@ describe('Function: beliefSynthesis', () => {
       };
       await store.append(garbage, recordEventOf(garbage, 'record.created', ids.next()));
       const misplaced = await stored(
-        acme.namespace('preference', { agent: 'other' }),
+        acme.namespace(KINDS.preference, { agent: 'other' }),
         learned(candidate({ key: 'style.length' }), [['s1', 0]]),
       );
       const record = await stored(namespace, declared());
@@ -351,7 +352,7 @@ describe('Function: beliefSynthesis', () => {
     it('ignores namespaces that hold no beliefs', async () => {
       const note: RecordRevision = {
         id: 'note-1',
-        namespace: acme.namespace('note'),
+        namespace: acme.namespace(KINDS.note),
         revision: 1,
         status: 'active',
         content: { text: 'hello', tags: [] },
@@ -399,6 +400,7 @@ describe('Function: beliefSynthesis', () => {
         directory: store,
         clock,
         ids,
+        kinds: RECORD_KINDS,
         learning,
       });
 

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { InMemoryWorkflowRunStore } from '../../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { LocalWorkflowRunner } from '../../../lambdas/adapters/workflows/local-workflow-runner.ts';
-import { ServiceUnavailableError } from '../../../lambdas/core/errors/domain-error.ts';
-import { ManualClock } from '../../../lambdas/core/time/clock.ts';
-import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../../lambdas/core/workflows/workflow-definition.ts';
+import { ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
+import {
+  CATCH_ALL,
+  STANDARD_RETRY,
+  type WorkflowPolicy,
+} from '../../../lambdas/kernel/workflows/workflow-definition.ts';
 import {
   type StepHandler,
   TransientStepError,
   WorkflowStepExecutor,
-} from '../../../lambdas/core/workflows/workflow-step-executor.ts';
+} from '../../../lambdas/kernel/workflows/workflow-step-executor.ts';
 
 const policy: WorkflowPolicy = {
   name: 'demo',

@@ -1,0 +1,17 @@
+import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
+import { pageLimit } from '../../../http/page-size.ts';
+import { ok } from '../../../http/responses.ts';
+import type { AuditService } from '../audit-service.ts';
+import * as audit from './audit.operations.ts';
+
+/** The audit trail's handlers, by export name. */
+export const auditHandlers = (service: AuditService, http: HttpContext) => ({
+  listAudit: httpOperation(audit.listAudit, http).handler(async ({ scope, input }) => {
+    const page = await service.list(scope, {
+      since: input.query.since,
+      cursor: input.query.cursor,
+      limit: pageLimit(http, input.query.limit),
+    });
+    return ok({ items: page.items, nextCursor: page.nextCursor });
+  }),
+});

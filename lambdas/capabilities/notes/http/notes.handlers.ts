@@ -1,0 +1,52 @@
+import type { OperationInput } from '../../../http/api-event.ts';
+import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
+import type { Operation } from '../../../http/operation.ts';
+import { pageLimit } from '../../../http/page-size.ts';
+import { created, noContent, ok } from '../../../http/responses.ts';
+import type { Narrowing } from '../../../kernel/identity/scope.ts';
+import type { NotesService } from '../notes-service.ts';
+import * as notes from './notes.operations.ts';
+
+/** `?agent=` narrows inside the caller's own space; `/projects/{projectId}` selects a team's space. */
+const narrowingOf = (input: OperationInput<Operation>): Narrowing => ({
+  agent: (input.query as { agent?: string }).agent,
+  project: input.params.projectId,
+});
+
+/** The notes operations' handlers, by export name. */
+export const notesHandlers = (service: NotesService, http: HttpContext) => {
+  const pageOf = (input: OperationInput<typeof notes.listNotes>) => ({
+    limit: pageLimit(http, input.query.limit),
+    cursor: input.query.cursor,
+  });
+  return {
+    createNote: httpOperation(notes.createNote, http).handler(async ({ scope, input }) => {
+      const { record, replayed } = await service.create(scope, narrowingOf(input), input.body, input.idempotency);
+      return created(notes.toNoteResponse(record), {
+        etag: record.etag,
+        location: notes.noteLocation(record),
+        replayed,
+      });
+    }),
+    getNote: httpOperation(notes.getNote, http).handler(async ({ scope, input }) => {
+      const note = await service.get(scope, narrowingOf(input), input.params.id);
+      return ok(notes.toNoteResponse(note), { etag: note.etag });
+    }),
+    listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
+      const page = await service.list(scope, narrowingOf(input), pageOf(input));
+      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
+    }),
+    updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
+      const note = await service.update(scope, narrowingOf(input), input.params.id, input.ifMatch, input.body);
+      return ok(notes.toNoteResponse(note), { etag: note.etag });
+    }),
+    deleteNote: httpOperation(notes.deleteNote, http).handler(async ({ scope, input }) => {
+      await service.remove(scope, narrowingOf(input), input.params.id, input.ifMatch);
+      return noContent();
+    }),
+    listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {
+      const page = await service.history(scope, narrowingOf(input), input.params.id, pageOf(input));
+      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
+    }),
+  };
+};

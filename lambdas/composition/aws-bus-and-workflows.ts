@@ -1,0 +1,27 @@
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
+import { EventBridgePublisher } from '../adapters/events/eventbridge-publisher.ts';
+import { StepFunctionsStarter } from '../adapters/workflows/step-functions-starter.ts';
+import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
+import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
+import type { AwsEnvironment } from './aws-application.ts';
+
+/*
+ * The AWS adapters only some functions need: an entry that publishes or starts workflows passes these to
+ * `awsApplication`, so no other bundle carries the EventBridge or Step Functions client.
+ */
+
+/** The event bus of the deployment (`MEMORY_HUB_EVENT_BUS_NAME`). */
+export const eventBridgePublisher = (environment: AwsEnvironment): EventPublisher =>
+  new EventBridgePublisher({
+    client: new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS }),
+    busName: environment.MEMORY_HUB_EVENT_BUS_NAME ?? '',
+  });
+
+/** The workflows' state machines (`MEMORY_HUB_STATE_MACHINES`). */
+export const stepFunctionsStarter = (environment: AwsEnvironment): WorkflowStarter =>
+  new StepFunctionsStarter({
+    client: new SFNClient({ ...AWS_CLIENT_DEFAULTS }),
+    stateMachines: environment.MEMORY_HUB_STATE_MACHINES,
+  });

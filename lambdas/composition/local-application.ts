@@ -1,0 +1,110 @@
+import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
+import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
+import { loadOrCreateLocalKey, localKeyring } from '../adapters/crypto/local-key-file.ts';
+import { type LocalDynamoDbEngine, localDynamoDbClient } from '../adapters/dynamodb/dynamodb-client.ts';
+import { DynamoDbDeadLetterQueue } from '../adapters/dynamodb/dynamodb-dead-letter-queue.ts';
+import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
+import { ensureMemoryTable } from '../adapters/dynamodb/memory-table.ts';
+import { LocalEventBus } from '../adapters/events/local-event-bus.ts';
+import { InMemoryMetrics } from '../adapters/observability/in-memory-metrics.ts';
+import { LocalWorkflowRunner } from '../adapters/workflows/local-workflow-runner.ts';
+import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
+import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
+import type { Metrics } from '../kernel/observability/metrics.port.ts';
+import type { OutboxEntry } from '../kernel/records/record-store.port.ts';
+import { type Clock, systemClock } from '../kernel/time/clock.ts';
+import { createUlidGenerator } from '../kernel/time/ids.ts';
+import type { Sleep } from '../kernel/workflows/workflow-runner.ts';
+import type { AnyCapabilityModule } from './capability-module.ts';
+import { type ComposedService, composeService } from './compose-service.ts';
+import { recordKindsOf, withRequiredModules, workflowsOf } from './module-tables.ts';
+
+export interface LocalApplicationOptions {
+  /** The embedded DynamoDB-compatible engine. */
+  dynamoDb: LocalDynamoDbEngine;
+  tableName: string;
+  keyFile: string;
+  config: ConfigProvider;
+  /** Every module local mode serves: the whole service. */
+  modules: readonly AnyCapabilityModule[];
+  clock?: Clock;
+  metrics?: Metrics;
+  /** How the local workflow runner waits between retries (tests pass one that does not wait). */
+  sleep?: Sleep;
+}
+
+/** Local mode's service, plus the local stand-ins a developer or a test may want to reach. */
+export interface LocalApplication extends ComposedService {
+  readonly local: {
+    /** Releases the storage client's connections (on shutdown, before the engine closes). */
+    readonly close: () => Promise<void>;
+    /** Subscribes to committed outbox entries: local mode's stand-in for the table stream. */
+    readonly onCommitted: (listener: (entry: OutboxEntry) => void) => void;
+    readonly bus: LocalEventBus;
+    readonly deadLetters: DynamoDbDeadLetterQueue;
+    readonly workflowRunner: LocalWorkflowRunner;
+  };
+}
+
+/**
+ * Local mode: every module on the same DynamoDB adapters against the embedded engine, the same Encryption
+ * SDK over a raw AES key from a local file, an in-process bus with dead letters kept in the table, and a
+ * workflow runner executing the same step lists as the state machines. Creates the table and the key on first use.
+ */
+export const localApplication = async (options: LocalApplicationOptions): Promise<LocalApplication> => {
+  const clock = options.clock ?? systemClock;
+  const metrics = options.metrics ?? new InMemoryMetrics();
+  const client = localDynamoDbClient(options.dynamoDb);
+  const tableName = options.tableName;
+  await ensureMemoryTable(client, tableName);
+  const cipher = new CachingContentCipher({
+    inner: new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics }),
+  });
+  const commitListeners: ((entry: OutboxEntry) => void)[] = [];
+  const storage = dynamoDbPorts({
+    client,
+    tableName,
+    cipher,
+    clock,
+    metrics,
+    config: options.config,
+    onCommitted: (entry) => {
+      for (const listener of commitListeners) listener(entry);
+    },
+  });
+  const deadLetters = new DynamoDbDeadLetterQueue({ client, tableName, clock });
+  const modules = withRequiredModules(options.modules);
+  let bus: LocalEventBus | undefined;
+  let workflowRunner: LocalWorkflowRunner | undefined;
+  const service = composeService(
+    {
+      config: options.config,
+      metrics,
+      clock,
+      ids: createUlidGenerator(),
+      kinds: RecordKinds.of(recordKindsOf(modules)),
+      ...storage,
+      publisher: (consumers) => {
+        bus = new LocalEventBus({ consumers, deadLetters, metrics });
+        return bus;
+      },
+      workflowStarter: (executor) => {
+        workflowRunner = new LocalWorkflowRunner({ executor, ...(options.sleep && { sleep: options.sleep }) });
+        return workflowRunner;
+      },
+      workflowNames: workflowsOf(modules).map((workflow) => workflow.name),
+    },
+    modules,
+  );
+  if (!bus || !workflowRunner) throw new Error('the local service was composed without its bus or runner');
+  return {
+    ...service,
+    local: {
+      close: async () => client.destroy(),
+      onCommitted: (listener) => commitListeners.push(listener),
+      bus,
+      deadLetters,
+      workflowRunner,
+    },
+  };
+};

@@ -1,0 +1,54 @@
+import { DomainError } from '../errors/domain-error.ts';
+import type { RecordKinds } from '../namespaces/record-kind.ts';
+import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
+import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
+import type { RecordStore } from '../records/record-store.port.ts';
+import type { ConsumeOutcome, EventConsumer } from './event-consumer.port.ts';
+import type { RecordEvent } from './record-event.schema.ts';
+
+/**
+ * Keeps the head projection (what listings read) at each record's greatest committed revision. The store
+ * moves a head forward only, so a duplicate or an older event arriving late changes nothing.
+ */
+export class HeadProjectionConsumer implements EventConsumer {
+  readonly name = 'head-projection';
+  readonly #store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
+  readonly #directory: NamespaceDirectory;
+  readonly #kinds: RecordKinds;
+
+  constructor(deps: {
+    store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
+    directory: NamespaceDirectory;
+    /** Every record kind of the deployment: events of all of them arrive here. */
+    kinds: RecordKinds;
+  }) {
+    this.#store = deps.store;
+    this.#directory = deps.directory;
+    this.#kinds = deps.kinds;
+  }
+
+  async consume(event: RecordEvent): Promise<ConsumeOutcome> {
+    const kind = this.#kinds.get(event.record_kind);
+    // A journal record (a session event) is its own head: there is no projection to keep.
+    if (kind?.journal) return 'ignored';
+    const entry = kind && (await this.#directory.resolve(event.tenant, event.namespace_hash));
+    const namespace = entry && namespaceFromStorageKey(entry.key, this.#kinds);
+    // The store records a namespace before its first commit, and the deployment declares every kind: an unknown
+    // hash or kind is a fault, retried and then dead-lettered, not skipped.
+    if (!namespace) throw new UnresolvedNamespaceError();
+    // Most events arrive after the writer already moved the head: settle those without reading content.
+    const projected = await this.#store.projectedRevision(namespace, event.record_id);
+    if (projected !== undefined && projected >= event.revision) return 'ignored';
+    const revision = await this.#store.getRevision(namespace, event.record_id, event.revision);
+    if (!revision) return 'ignored';
+    return (await this.#store.projectHead(revision)) ? 'applied' : 'ignored';
+  }
+}
+
+export class UnresolvedNamespaceError extends DomainError {
+  readonly code = 'events.unresolved_namespace';
+
+  constructor() {
+    super('The event names a namespace the directory does not hold');
+  }
+}

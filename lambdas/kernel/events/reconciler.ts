@@ -1,0 +1,70 @@
+import type { RecordKinds } from '../namespaces/record-kind.ts';
+import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
+import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
+import type { RecordStore } from '../records/record-store.port.ts';
+import type { OutboxRelay } from './outbox-relay.ts';
+
+export interface ReconcileReport {
+  readonly namespaces: number;
+  readonly records: number;
+  /** Head projections that were missing or behind their record's greatest revision, and were moved. */
+  readonly headsRepaired: number;
+  /** Committed events still marked in the outbox, published now. */
+  readonly eventsRepublished: number;
+  /** Outbox events that still could not be published (the bus is still down). */
+  readonly eventsStillPending: number;
+}
+
+const PAGE = 100;
+
+/**
+ * Rebuilds projections from canonical state: every record's head projection is moved to its greatest
+ * committed revision, and every event still in the outbox is published. Says what it repaired.
+ */
+export class Reconciler {
+  readonly #store: RecordStore;
+  readonly #directory: NamespaceDirectory;
+  readonly #relay: OutboxRelay;
+  readonly #kinds: RecordKinds;
+
+  constructor(deps: { store: RecordStore; directory: NamespaceDirectory; relay: OutboxRelay; kinds: RecordKinds }) {
+    this.#store = deps.store;
+    this.#directory = deps.directory;
+    this.#relay = deps.relay;
+    this.#kinds = deps.kinds;
+  }
+
+  async run(options: { tenant?: string } = {}): Promise<ReconcileReport> {
+    let namespaces = 0;
+    let records = 0;
+    let headsRepaired = 0;
+    let cursor: string | undefined;
+    do {
+      const page = await this.#directory.list({ limit: PAGE, cursor, tenant: options.tenant });
+      for (const entry of page.items) {
+        const namespace = namespaceFromStorageKey(entry.key, this.#kinds);
+        if (!namespace) continue;
+        namespaces += 1;
+        let recordCursor: string | undefined;
+        do {
+          const ids = await this.#store.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
+          for (const id of ids.items) {
+            records += 1;
+            const head = await this.#store.getHead(namespace, id);
+            if (head && (await this.#store.projectHead(head))) headsRepaired += 1;
+          }
+          recordCursor = ids.nextCursor;
+        } while (recordCursor);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    const relayed = await this.#relay.sweep();
+    return {
+      namespaces,
+      records,
+      headsRepaired,
+      eventsRepublished: relayed.published,
+      eventsStillPending: relayed.failed,
+    };
+  }
+}

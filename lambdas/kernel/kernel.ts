@@ -1,0 +1,61 @@
+import type { AuditTrail } from './audit/audit-trail.port.ts';
+import type { ConfigProvider } from './config/config-provider.port.ts';
+import { kernelRetention } from './config/kernel-config.ts';
+import type { IdempotencyStore } from './idempotency/idempotency-store.port.ts';
+import type { RecordKinds } from './namespaces/record-kind.ts';
+import type { Metrics } from './observability/metrics.port.ts';
+import type { NamespaceDirectory } from './records/namespace-directory.port.ts';
+import { RecordService, type RecordServiceSpec } from './records/record-service.ts';
+import type { RecordStore } from './records/record-store.port.ts';
+import type { Clock } from './time/clock.ts';
+import type { IdGenerator } from './time/ids.ts';
+import type { WorkflowRunStore } from './workflows/workflow-run.schema.ts';
+import { WorkflowService, type WorkflowStarter } from './workflows/workflow-service.ts';
+
+/** The ports the kernel is made of; the AWS, local and in-memory compositions differ only in these. */
+export interface KernelPorts {
+  /** Read settings through their section at the time of use, so a hot-reloaded value takes effect. */
+  readonly config: ConfigProvider;
+  readonly metrics: Metrics;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  /** Every record kind of the deployment (the service's own jobs meet all of them). */
+  readonly kinds: RecordKinds;
+  readonly store: RecordStore;
+  readonly directory: NamespaceDirectory;
+  readonly idempotency: IdempotencyStore;
+  readonly auditTrail: AuditTrail;
+  readonly workflowRuns: WorkflowRunStore;
+}
+
+/** The shared machinery a capability module builds on: the ports, and the services every capability shares. */
+export interface Kernel extends KernelPorts {
+  /** The lifecycle every long-term kind shares (create, read, list, revise, delete, history), for one kind. */
+  recordService<Content>(spec: RecordServiceSpec<Content>): RecordService<Content>;
+  /** Starting workflows for an organisation and reading their runs. */
+  readonly workflows: WorkflowService;
+}
+
+export const assembleKernel = (
+  ports: KernelPorts,
+  workflows: { readonly starter: WorkflowStarter; readonly names: readonly string[] },
+): Kernel => {
+  const recordDependencies = {
+    store: ports.store,
+    idempotency: ports.idempotency,
+    clock: ports.clock,
+    ids: ports.ids,
+    idempotencyKeyHours: () => kernelRetention.of(ports.config.current()).idempotencyKeyHours,
+  };
+  return {
+    ...ports,
+    recordService: (spec) => new RecordService(recordDependencies, spec),
+    workflows: new WorkflowService({
+      starter: workflows.starter,
+      runs: ports.workflowRuns,
+      ids: ports.ids,
+      clock: ports.clock,
+      workflows: workflows.names,
+    }),
+  };
+};
