@@ -1,7 +1,8 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { DomainError, ServiceUnavailableError, ValidationFailedError } from '../kernel/errors/domain-error.ts';
 import { SensitiveContentRefusedError } from '../kernel/protection/protection.errors.ts';
-import { PreconditionFailedError } from '../kernel/records/record.errors.ts';
+import { ExpectedRevisionRequiredError, RevisionMismatchError } from '../kernel/records/record.errors.ts';
+import { etagOf } from './entity-tags.ts';
 import { jsonResponse } from './responses.ts';
 
 /** Domain error codes to HTTP statuses: the kernel's below, each capability module's added by the composition. */
@@ -56,7 +57,8 @@ export const errorResponse = (
 ): APIGatewayProxyStructuredResultV2 => {
   const status = statusOf(error, statuses);
   const headers: Record<string, string> = {};
-  if (error instanceof PreconditionFailedError && error.currentEtag !== undefined) headers.ETag = error.currentEtag;
+  if (error instanceof RevisionMismatchError && error.currentRevision !== undefined)
+    headers.ETag = etagOf(error.recordId, error.currentRevision);
   if (error instanceof ServiceUnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
   if (status >= 500 && !(error instanceof ServiceUnavailableError)) {
@@ -64,8 +66,19 @@ export const errorResponse = (
   }
   const domain = error as DomainError;
   const code = domain.code === 'crypto.context_mismatch' ? 'not_found' : domain.code;
-  const message = code === 'not_found' ? 'Not found' : domain.message;
+  const message = code === 'not_found' ? 'Not found' : (httpMessageOf(error) ?? domain.message);
   const issues = error instanceof ValidationFailedError && error.issues.length > 0 ? { issues: error.issues } : {};
   const reasons = error instanceof SensitiveContentRefusedError ? { reasons: [...error.reasons] } : {};
   return jsonResponse(status, { error: { code, message, requestId, ...issues, ...reasons } }, headers);
+};
+
+/** The core says revisions; a caller of the API names them by ETag, so the few errors about them say so. */
+const httpMessageOf = (error: unknown): string | undefined => {
+  if (error instanceof RevisionMismatchError)
+    return error.currentRevision === undefined
+      ? 'The record does not exist, so no ETag matches; send the request without If-Match to create it'
+      : 'The record has changed since the given ETag; read it again and retry';
+  if (error instanceof ExpectedRevisionRequiredError)
+    return 'This request must carry an If-Match header with the ETag of the revision it changes';
+  return undefined;
 };

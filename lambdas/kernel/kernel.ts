@@ -7,6 +7,7 @@ import type { Metrics } from './observability/metrics.port.ts';
 import type { NamespaceDirectory } from './records/namespace-directory.port.ts';
 import { RecordService, type RecordServiceSpec } from './records/record-service.ts';
 import type { RecordStore } from './records/record-store.port.ts';
+import { RevisionWriter } from './records/revision-writer.ts';
 import type { Clock } from './time/clock.ts';
 import type { IdGenerator } from './time/ids.ts';
 import type { WorkflowRunStore } from './workflows/workflow-run.schema.ts';
@@ -30,6 +31,8 @@ export interface KernelPorts {
 
 /** The shared machinery a capability module builds on: the ports, and the services every capability shares. */
 export interface Kernel extends KernelPorts {
+  /** The one way a revision is written: appended conditionally, under an expected revision, or optimistically. */
+  readonly writer: RevisionWriter;
   /** The lifecycle every long-term kind shares (create, read, list, revise, delete, history), for one kind. */
   recordService<Content>(spec: RecordServiceSpec<Content>): RecordService<Content>;
   /** Starting workflows for an organisation and reading their runs. */
@@ -40,8 +43,10 @@ export const assembleKernel = (
   ports: KernelPorts,
   workflows: { readonly starter: WorkflowStarter; readonly names: readonly string[] },
 ): Kernel => {
+  const writer = new RevisionWriter({ store: ports.store, ids: ports.ids, clock: ports.clock });
   const recordDependencies = {
     store: ports.store,
+    writer,
     idempotency: ports.idempotency,
     clock: ports.clock,
     ids: ports.ids,
@@ -49,6 +54,7 @@ export const assembleKernel = (
   };
   return {
     ...ports,
+    writer,
     recordService: (spec) => new RecordService(recordDependencies, spec),
     workflows: new WorkflowService({
       starter: workflows.starter,

@@ -44,7 +44,7 @@ describe('Encryption at rest', () => {
       { text: secrets[2] as string, tags: [] },
       { key: 'k-1', fingerprint: 'f' },
     );
-    await backend.notes.update(alice, {}, first.record.id, first.record.etag, { text: secrets[3] });
+    await backend.notes.update(alice, {}, first.record.id, [first.record.revision], { text: secrets[3] });
 
     // Act
     const items = await rawItems();

@@ -1,7 +1,7 @@
 import { DomainError, NotFoundError } from '../../kernel/errors/domain-error.ts';
 import { ForbiddenError } from '../../kernel/identity/identity.errors.ts';
 import type { Narrowing, Scope } from '../../kernel/identity/scope.ts';
-import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
+import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type { RecordService, RecordView } from '../../kernel/records/record-service.ts';
 import { projectGuardrailsSetAside } from './clamp.ts';
 import { GUARDRAIL, GUARDRAIL_SET_MAX_KEYS, type Guardrail, type GuardrailSet } from './guardrail.schema.ts';
@@ -51,7 +51,7 @@ export class GuardrailsService {
     scope: Scope,
     space: GuardrailSpace,
     key: string,
-    ifMatch: string | undefined,
+    expected: ExpectedRevisions | undefined,
     guardrail: Guardrail,
   ): Promise<{ guardrail: GuardrailView; created: boolean }> {
     const narrowing = this.#managed(scope, space);
@@ -63,7 +63,7 @@ export class GuardrailsService {
     const current = await this.guardrailSet(scope, space);
     if (!Object.hasOwn(current, key) && Object.keys(current).length >= GUARDRAIL_SET_MAX_KEYS)
       throw new GuardrailLimitError();
-    const { record, created } = await this.#records.put(scope, narrowing, key, ifMatch, guardrail);
+    const { record, created } = await this.#records.put(scope, narrowing, key, expected, guardrail);
     return { guardrail: record, created };
   }
 
@@ -75,8 +75,8 @@ export class GuardrailsService {
     return this.#records.list(scope, this.#readable(space), page);
   }
 
-  async remove(scope: Scope, space: GuardrailSpace, key: string, ifMatch: string | undefined): Promise<void> {
-    await this.#records.remove(scope, this.#managed(scope, space), key, ifMatch);
+  async remove(scope: Scope, space: GuardrailSpace, key: string, expected: ExpectedRevisions): Promise<void> {
+    await this.#records.remove(scope, this.#managed(scope, space), key, expected);
   }
 
   /** Every guardrail of a space, by key: what the clamp reads. */

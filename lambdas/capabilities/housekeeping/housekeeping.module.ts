@@ -21,7 +21,7 @@ export const housekeepingModule = defineModule({
         store: kernel.store,
         directory: kernel.directory,
         clock: kernel.clock,
-        ids: kernel.ids,
+        writer: kernel.writer,
         kinds: kernel.kinds,
         purgeAfterDays: () => housekeepingSettings.of(kernel.config.current()).purgeAfterDays,
       }),

@@ -1,4 +1,3 @@
-import { recordEventOf } from '../../kernel/events/record-event-of.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { RecordKinds } from '../../kernel/namespaces/record-kind.ts';
 import { namespaceFromStorageKey, systemActor } from '../../kernel/namespaces/system-namespaces.ts';
@@ -6,8 +5,8 @@ import type { NamespaceDirectory } from '../../kernel/records/namespace-director
 import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../kernel/records/record.schema.ts';
 import type { RecordStore } from '../../kernel/records/record-store.port.ts';
+import type { RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import type { IdGenerator } from '../../kernel/time/ids.ts';
 import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../kernel/workflows/workflow-definition.ts';
 import type { StepInput, WorkflowImplementation } from '../../kernel/workflows/workflow-step-executor.ts';
 
@@ -31,7 +30,7 @@ export interface RetentionSweepDependencies {
   readonly store: RecordStore;
   readonly directory: NamespaceDirectory;
   readonly clock: Clock;
-  readonly ids: IdGenerator;
+  readonly writer: RevisionWriter;
   /** Every record kind of the deployment: the sweep walks every namespace in the directory. */
   readonly kinds: RecordKinds;
   /** Days a record stays (as a tombstone, or expired) before every item of it is purged. */
@@ -76,16 +75,8 @@ export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplem
   const tombstone = async (namespace: Namespace, head: RecordRevision): Promise<number> => {
     // A journal record (a session event) is written once: expiry hides it, the purge below removes it.
     if (head.status !== 'active' || namespace.kind.journal) return 0;
-    const tombstoneRevision: RecordRevision = {
-      ...head,
-      revision: head.revision + 1,
-      status: 'deleted',
-      content: null,
-      provenance: { ...head.provenance, revisedBy: systemActor(RETENTION_SWEEP.name) },
-      updatedAt: deps.clock.now().toISOString(),
-    };
     try {
-      await deps.store.append(tombstoneRevision, recordEventOf(tombstoneRevision, 'record.expired', deps.ids.next()));
+      await deps.writer.append(deps.writer.tombstone(head, systemActor(RETENTION_SWEEP.name)), 'record.expired');
       return 1;
     } catch (error) {
       // Revised meanwhile: the new revision carries a new expiry; the next sweep judges it again.

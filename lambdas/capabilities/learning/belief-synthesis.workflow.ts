@@ -1,4 +1,3 @@
-import { recordEventOf } from '../../kernel/events/record-event-of.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { RecordKinds } from '../../kernel/namespaces/record-kind.ts';
 import { namespaceFromStorageKey, systemActor } from '../../kernel/namespaces/system-namespaces.ts';
@@ -6,8 +5,8 @@ import type { NamespaceDirectory } from '../../kernel/records/namespace-director
 import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../kernel/records/record.schema.ts';
 import type { RecordStore } from '../../kernel/records/record-store.port.ts';
+import type { RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import type { IdGenerator } from '../../kernel/time/ids.ts';
 import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../kernel/workflows/workflow-definition.ts';
 import type { StepInput, WorkflowImplementation } from '../../kernel/workflows/workflow-step-executor.ts';
 import { Belief, RuleKind } from './belief.schema.ts';
@@ -38,7 +37,7 @@ export interface BeliefSynthesisDependencies {
   readonly store: RecordStore;
   readonly directory: NamespaceDirectory;
   readonly clock: Clock;
-  readonly ids: IdGenerator;
+  readonly writer: RevisionWriter;
   /** Every record kind of the deployment: namespaces are read back from the directory's storage keys. */
   readonly kinds: RecordKinds;
   /** The learning thresholds of an agent (undefined: of the principal at large), as `settingsForAgent` gives them. */
@@ -113,17 +112,12 @@ export const beliefSynthesis = (deps: BeliefSynthesisDependencies): WorkflowImpl
     const evaluated = evaluateBelief(stored, now, settings);
     if (canonicalJson(standing(evaluated)) === canonicalJson(standing(stored))) return 'unchanged';
 
-    const next: RecordRevision = {
-      ...head,
-      revision: head.revision + 1,
-      status: 'active',
+    const next = deps.writer.next(namespace, head.id, head, systemActor(BELIEF_SYNTHESIS.name), {
       content: evaluated,
-      provenance: { ...head.provenance, revisedBy: systemActor(BELIEF_SYNTHESIS.name) },
-      updatedAt: now.toISOString(),
       expiresAt: beliefExpiresAt(now, settings),
-    };
+    });
     try {
-      await deps.store.append(next, recordEventOf(next, 'record.revised', deps.ids.next()));
+      await deps.writer.append(next, 'record.revised');
     } catch (error) {
       // A merge appended this revision first, and it evaluated the belief at its own instant.
       if (error instanceof RevisionConflictError) return 'contended';

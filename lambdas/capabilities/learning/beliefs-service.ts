@@ -1,21 +1,14 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { NotFoundError, ServiceUnavailableError, ValidationFailedError } from '../../kernel/errors/domain-error.ts';
-import type { RecordEventType } from '../../kernel/events/record-event.schema.ts';
-import { recordEventOf } from '../../kernel/events/record-event-of.ts';
+import { NotFoundError, ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import { SensitiveContentRefusedError } from '../../kernel/protection/protection.errors.ts';
 import type { SensitiveContentReason } from '../../kernel/protection/protection.schema.ts';
 import { screenRule } from '../../kernel/protection/rule-screen.ts';
-import { etagMatches, etagOf } from '../../kernel/records/etag.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
-import {
-  PreconditionFailedError,
-  PreconditionRequiredError,
-  RevisionConflictError,
-} from '../../kernel/records/record.errors.ts';
-import type { Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
+import { RevisionMismatchError } from '../../kernel/records/record.errors.ts';
+import type { ExpectedRevisions, Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
 import type { RecordStore } from '../../kernel/records/record-store.port.ts';
+import { isExpectedRevision, type RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import type { IdGenerator } from '../../kernel/time/ids.ts';
 import {
@@ -32,10 +25,6 @@ import type { LearningSettings } from './learning-settings.ts';
 import { assessBelief, evaluateBelief, type ValueAssessment } from './maturation-gate.ts';
 import { mergeObservation } from './merge-rule.ts';
 
-/** A write that keeps losing the race for the next revision (a merge, a reset) backs off and tries again, this many times. */
-export const MAX_WRITE_ATTEMPTS = 25;
-const BACKOFF_BASE_MS = 4;
-const BACKOFF_CAP_MS = 128;
 const RESET_PAGE = 100;
 /** History pages read in a row to get past the revisions before a forgetting. */
 const MAX_HISTORY_REFILLS = 20;
@@ -45,7 +34,6 @@ const RULE_KINDS = RuleKind.options;
 export interface BeliefView {
   readonly id: string;
   readonly revision: number;
-  readonly etag: string;
   readonly belief: Belief;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -81,17 +69,14 @@ export interface BeliefCorrection {
 }
 
 export interface BeliefsServiceDependencies {
-  readonly store: RecordStore;
+  /** Reads and listings; every write goes through `writer`. */
+  readonly store: Pick<RecordStore, 'getHead' | 'listHeads' | 'listRevisions'>;
+  readonly writer: RevisionWriter;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** The learning thresholds in force for an agent (its overrides over the base), read at the time of use. */
   readonly learning: (agent: string | undefined) => LearningSettings;
-  /** Jittered back-off between merge attempts; tests may make it instant. */
-  readonly backoff?: ((attempt: number) => Promise<void>) | undefined;
 }
-
-const fullJitter = (attempt: number): Promise<void> =>
-  sleep(Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
 
 /** Session ids the API refuses, so that the service's own cannot collide with a client's. */
 export const RESERVED_SESSION_PREFIX = 'memory-hub-';
@@ -116,13 +101,11 @@ export interface LearnOptions {
 
 export class BeliefsService {
   readonly #deps: BeliefsServiceDependencies;
-  readonly #backoff: (attempt: number) => Promise<void>;
   readonly #queue = new KeyedQueue();
   readonly #written = new RecentlyWritten();
 
   constructor(deps: BeliefsServiceDependencies) {
     this.#deps = deps;
-    this.#backoff = deps.backoff ?? fullJitter;
   }
 
   /**
@@ -219,16 +202,15 @@ export class BeliefsService {
   async correct(
     scope: Scope,
     id: string,
-    ifMatch: string | undefined,
+    expected: ExpectedRevisions,
     correction: BeliefCorrection,
   ): Promise<BeliefView> {
-    if (ifMatch === undefined) throw new PreconditionRequiredError();
     if (correction.value === undefined && correction.retract === undefined)
       throw new ValidationFailedError('Give the value you want believed, or the one to take back', [
         { path: 'value', message: 'give value, retract or both' },
       ]);
     const { head, namespace, agent } = await this.#liveHead(scope, id);
-    this.#requireMatch(head, ifMatch);
+    this.#requireExpected(head, expected);
     const current = Belief.parse(head.content);
     const settings = this.#deps.learning(agent);
     const now = this.#deps.clock.now();
@@ -262,16 +244,15 @@ export class BeliefsService {
     }
     const evaluated = evaluateBelief(next, now, settings);
     const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
-    await this.#commitUnderIfMatch(revision, 'record.revised');
+    await this.#deps.writer.appendExpected(revision, 'record.revised');
     return this.#viewOf(revision, evaluated);
   }
 
-  /** Forgets a belief (If-Match): a tombstone revision; what is learned afterwards starts from nothing. */
-  async forget(scope: Scope, id: string, ifMatch: string | undefined): Promise<void> {
-    if (ifMatch === undefined) throw new PreconditionRequiredError();
+  /** Forgets a belief (the revision read): a tombstone revision; what is learned afterwards starts from nothing. */
+  async forget(scope: Scope, id: string, expected: ExpectedRevisions): Promise<void> {
     const { head } = await this.#liveHead(scope, id);
-    this.#requireMatch(head, ifMatch);
-    await this.#commitUnderIfMatch(this.#tombstoneOf(scope, head), 'record.deleted');
+    this.#requireExpected(head, expected);
+    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted');
   }
 
   /**
@@ -293,21 +274,17 @@ export class BeliefsService {
   }
 
   /** Tombstones a listed belief, re-reading it when it was revised meanwhile. False when it is already gone. */
-  async #forgetRetrying(scope: Scope, namespace: Namespace, listed: RecordRevision): Promise<boolean> {
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      const head = attempt === 0 ? listed : await this.#deps.store.getHead(namespace, listed.id);
-      if (head?.status !== 'active') return false;
-      const tombstone = this.#tombstoneOf(scope, head);
-      try {
-        await this.#deps.store.append(tombstone, recordEventOf(tombstone, 'record.deleted', this.#deps.ids.next()));
-        return true;
-      } catch (error) {
-        if (!(error instanceof RevisionConflictError)) throw error;
-        await this.#backoff(attempt);
-      }
-    }
-    // Reset is idempotent: a retry forgets what is left.
-    throw new ServiceUnavailableError('Learned memory is too busy to reset now; retry it');
+  #forgetRetrying(scope: Scope, namespace: Namespace, listed: RecordRevision): Promise<boolean> {
+    return this.#deps.writer.update<boolean>(
+      namespace,
+      listed.id,
+      (head) =>
+        head?.status === 'active'
+          ? { write: this.#deps.writer.tombstone(head, actorOf(scope)), type: 'record.deleted', result: true }
+          : { keep: false },
+      // Reset is idempotent: a retry forgets what is left.
+      { guess: listed, busy: 'Learned memory is too busy to reset now; retry it' },
+    );
   }
 
   async #mergeRetrying(
@@ -320,62 +297,58 @@ export class BeliefsService {
     const agent = target.candidates[0]?.agent;
     const settings = this.#deps.learning(agent);
     const cacheKey = `${namespace.key}#${id}`;
-    for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
-      // What this process wrote last saves a read; if someone wrote since, the append below conflicts and the
-      // next attempt reads the store.
-      const cached = attempt === 0 ? this.#written.get(cacheKey, this.#deps.clock.now()) : undefined;
-      const head = cached?.revision ?? (await this.#deps.store.getHead(namespace, id));
-      const live = head?.status === 'active' ? head : undefined;
-      const current = cached?.belief ?? (live ? Belief.parse(live.content) : undefined);
-      const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
-      const predatesForgetting = forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at);
-      // The first candidate to teach a key sets its cardinality; later ones (a correction, feedback) conform.
-      const merged = predatesForgetting
-        ? current
-        : target.candidates.reduce<Belief | undefined>(
-            (belief, candidate) =>
-              mergeObservation(
-                belief,
-                current && candidate.cardinality !== current.cardinality
-                  ? { ...candidate, cardinality: current.cardinality }
-                  : candidate,
-                observation,
-                settings,
-              ),
-            current,
-          );
-      // Nothing to write: the event is already folded in (a retried request), or it was made before the
-      // principal forgot the belief. That answer rests on what the store says, never on the guess.
-      if (merged === current) {
-        if (cached !== undefined) {
-          this.#written.delete(cacheKey);
-          continue;
-        }
-        return live && current && this.#viewOf(live, evaluateBelief(current, this.#deps.clock.now(), settings));
-      }
-      const now = this.#deps.clock.now();
-      const evaluated = evaluateBelief(
-        current === undefined && forgotten !== undefined ? { ...(merged as Belief), forgotten } : (merged as Belief),
-        now,
-        settings,
-      );
-      const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
-      try {
-        await this.#deps.store.append(
-          revision,
-          recordEventOf(revision, live ? 'record.revised' : 'record.created', this.#deps.ids.next()),
-          { after: options.eventCommitted },
+    // What this process wrote last saves a read; if someone wrote since, the append conflicts and the writer
+    // reads the store. Forgotten until this merge commits again.
+    const cached = this.#written.get(cacheKey, this.#deps.clock.now());
+    this.#written.delete(cacheKey);
+    const outcome = await this.#deps.writer.update<MergeOutcome>(
+      namespace,
+      id,
+      (head) => {
+        const live = head?.status === 'active' ? head : undefined;
+        const current = cached && head === cached.revision ? cached.belief : live && Belief.parse(live.content);
+        const forgotten = current ? current.forgotten : head && { revision: head.revision, at: head.updatedAt };
+        const predatesForgetting = forgotten !== undefined && Date.parse(observation.at) < Date.parse(forgotten.at);
+        // The first candidate to teach a key sets its cardinality; later ones (a correction, feedback) conform.
+        const merged = predatesForgetting
+          ? current
+          : target.candidates.reduce<Belief | undefined>(
+              (belief, candidate) =>
+                mergeObservation(
+                  belief,
+                  current && candidate.cardinality !== current.cardinality
+                    ? { ...candidate, cardinality: current.cardinality }
+                    : candidate,
+                  observation,
+                  settings,
+                ),
+              current,
+            );
+        const now = this.#deps.clock.now();
+        // Nothing to write: the event is already folded in (a retried request), or it was made before the
+        // principal forgot the belief.
+        if (merged === current)
+          return { keep: { view: live && current && this.#viewOf(live, evaluateBelief(current, now, settings)) } };
+        const evaluated = evaluateBelief(
+          current === undefined && forgotten !== undefined ? { ...(merged as Belief), forgotten } : (merged as Belief),
+          now,
+          settings,
         );
-        this.#written.set(cacheKey, { revision, belief: evaluated }, now);
-        return this.#viewOf(revision, evaluated);
-      } catch (error) {
-        this.#written.delete(cacheKey);
-        if (!(error instanceof RevisionConflictError)) throw error;
-        // A conflict met on a cached head is not contention, just news: read again at once.
-        if (cached === undefined) await this.#backoff(attempt);
-      }
-    }
-    throw new ServiceUnavailableError('Learned memory is too busy to take this observation now; retry it');
+        const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
+        return {
+          write: revision,
+          type: live ? 'record.revised' : 'record.created',
+          result: { view: this.#viewOf(revision, evaluated), written: { revision, belief: evaluated } },
+        };
+      },
+      {
+        guess: cached?.revision,
+        after: options.eventCommitted,
+        busy: 'Learned memory is too busy to take this observation now; retry it',
+      },
+    );
+    if (outcome.written) this.#written.set(cacheKey, outcome.written, this.#deps.clock.now());
+    return outcome.view;
   }
 
   #revisionOf(
@@ -386,52 +359,15 @@ export class BeliefsService {
     belief: Belief,
     settings: LearningSettings,
   ): RecordRevision {
-    const now = this.#deps.clock.now();
-    const live = head?.status === 'active' ? head : undefined;
-    const actor = { principal: scope.principal, client: scope.client };
-    return {
-      id,
-      namespace,
-      revision: (head?.revision ?? 0) + 1,
-      status: 'active',
+    return this.#deps.writer.next(namespace, id, head, actorOf(scope), {
       content: Belief.parse(belief),
-      provenance: {
-        createdBy: live?.provenance.createdBy ?? actor,
-        revisedBy: actor,
-        sourceEventIds: sourceEventIdsOf(belief),
-      },
-      createdAt: live?.createdAt ?? now.toISOString(),
-      updatedAt: now.toISOString(),
-      expiresAt: beliefExpiresAt(now, settings),
-    };
+      expiresAt: beliefExpiresAt(this.#deps.clock.now(), settings),
+      sourceEventIds: sourceEventIdsOf(belief),
+    });
   }
 
-  #tombstoneOf(scope: Scope, head: RecordRevision): RecordRevision {
-    return {
-      ...head,
-      revision: head.revision + 1,
-      status: 'deleted',
-      content: null,
-      provenance: { ...head.provenance, revisedBy: { principal: scope.principal, client: scope.client } },
-      updatedAt: this.#deps.clock.now().toISOString(),
-    };
-  }
-
-  /** Under If-Match the caller read one revision: losing the race is 412 with the ETag that won. */
-  async #commitUnderIfMatch(revision: RecordRevision, type: RecordEventType): Promise<void> {
-    try {
-      await this.#deps.store.append(revision, recordEventOf(revision, type, this.#deps.ids.next()));
-    } catch (error) {
-      if (!(error instanceof RevisionConflictError)) throw error;
-      const current = await this.#deps.store.getHead(revision.namespace, revision.id);
-      if (current?.status !== 'active') throw new NotFoundError({ cause: error });
-      throw new PreconditionFailedError(etagOf(current.id, current.revision), { cause: error });
-    }
-  }
-
-  #requireMatch(head: RecordRevision, ifMatch: string): void {
-    if (!etagMatches(ifMatch, head.id, head.revision))
-      throw new PreconditionFailedError(etagOf(head.id, head.revision));
+  #requireExpected(head: RecordRevision, expected: ExpectedRevisions): void {
+    if (!isExpectedRevision(head, expected)) throw new RevisionMismatchError(head.id, head.revision);
   }
 
   /** The namespace a belief id names, inside the caller's own space only: anyone else's id is simply absent. */
@@ -459,7 +395,6 @@ export class BeliefsService {
     return {
       id: revision.id,
       revision: revision.revision,
-      etag: etagOf(revision.id, revision.revision),
       belief,
       createdAt: revision.createdAt,
       updatedAt: revision.updatedAt,
@@ -478,6 +413,12 @@ const WRITTEN_CAPACITY = 10_000;
 interface WrittenBelief {
   readonly revision: RecordRevision;
   readonly belief: Belief;
+}
+
+/** What one merge came to: the belief as it stands, and what was written for it, if anything. */
+interface MergeOutcome {
+  readonly view: BeliefView | undefined;
+  readonly written?: WrittenBelief;
 }
 
 /** The last revision this process wrote per belief, for a while: a hint, never a source of truth. */
@@ -523,3 +464,5 @@ const decodeListCursor = (cursor: string, kinds: number): { kindIndex: number; c
   ) as [number, string | null];
   return { kindIndex, cursor: inner ?? undefined };
 };
+
+const actorOf = (scope: Scope) => ({ principal: scope.principal, client: scope.client });

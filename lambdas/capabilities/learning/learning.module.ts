@@ -24,7 +24,13 @@ export const learningModule = defineModule({
   requires: [guardrailsModule],
   build: ({ kernel, http, use }) => {
     const learning = (agent: string | undefined) => learningSettings.of(kernel.config.current(), agent);
-    const beliefs = new BeliefsService({ store: kernel.store, clock: kernel.clock, ids: kernel.ids, learning });
+    const beliefs = new BeliefsService({
+      store: kernel.store,
+      writer: kernel.writer,
+      clock: kernel.clock,
+      ids: kernel.ids,
+      learning,
+    });
     const sessionEvents = new SessionEventsService({
       events: kernel.recordService({
         kind: SESSION_EVENTS,
@@ -54,7 +60,7 @@ export const learningModule = defineModule({
           store: kernel.store,
           directory: kernel.directory,
           clock: kernel.clock,
-          ids: kernel.ids,
+          writer: kernel.writer,
           kinds: kernel.kinds,
           learning,
         }),

@@ -1,5 +1,5 @@
 import type { Narrowing, Scope } from '../../kernel/identity/scope.ts';
-import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
+import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type {
   CreateResult,
   IdempotencyRequest,
@@ -46,16 +46,16 @@ export class NotesService {
     scope: Scope,
     narrowing: Narrowing,
     id: string,
-    ifMatch: string | undefined,
+    expected: ExpectedRevisions,
     change: UpdateNoteInput,
   ): Promise<NoteView> {
-    return this.#records.update(scope, narrowing, id, ifMatch, (current) => ({
+    return this.#records.update(scope, narrowing, id, expected, (current) => ({
       text: change.text ?? current.text,
       tags: change.tags ?? current.tags,
     }));
   }
 
-  remove(scope: Scope, narrowing: Narrowing, id: string, ifMatch: string | undefined): Promise<void> {
-    return this.#records.remove(scope, narrowing, id, ifMatch);
+  remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions): Promise<void> {
+    return this.#records.remove(scope, narrowing, id, expected);
   }
 }

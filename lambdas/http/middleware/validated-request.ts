@@ -8,6 +8,7 @@ import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
 import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
 import {
+  IfMatchRequiredError,
   InvalidJsonError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -54,12 +55,15 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
           .digest('base64url');
         idempotency = { key, fingerprint };
       }
+      const ifMatch = operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined;
+      // Updates and deletes name the revision they change; the core takes it as given.
+      if (operation.requiresIfMatch && ifMatch === undefined) throw new IfMatchRequiredError();
       const input: OperationInput<Operation> = {
         route,
         params: params.data,
         query,
         body,
-        ifMatch: operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined,
+        ifMatch,
         idempotency,
       };
       Object.assign(event, { input });

@@ -1,7 +1,5 @@
 import type { z } from 'zod';
 import { NotFoundError } from '../errors/domain-error.ts';
-import type { RecordEvent, RecordEventType } from '../events/record-event.schema.ts';
-import { recordEventOf } from '../events/record-event-of.ts';
 import { IDEMPOTENCY, type IdempotencyStore } from '../idempotency/idempotency-store.port.ts';
 import type { Narrowing, Scope } from '../identity/scope.ts';
 import type { Namespace, NamespaceOwner } from '../namespaces/namespace.ts';
@@ -9,16 +7,16 @@ import type { RecordKind } from '../namespaces/record-kind.ts';
 import { assertNoSensitiveContent } from '../protection/sensitive-content-screen.ts';
 import type { Clock } from '../time/clock.ts';
 import { type IdGenerator, ULID_PATTERN } from '../time/ids.ts';
-import { etagMatches, etagOf } from './etag.ts';
 import {
+  ExpectedRevisionRequiredError,
   IdempotencyKeyReusedError,
-  PreconditionFailedError,
-  PreconditionRequiredError,
   RecordNotCommittedError,
   RevisionConflictError,
+  RevisionMismatchError,
 } from './record.errors.ts';
-import type { Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
+import type { ExpectedRevisions, Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
 import type { RecordStore } from './record-store.port.ts';
+import { isExpectedRevision, type RevisionWriter } from './revision-writer.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -30,7 +28,6 @@ export interface RecordView<Content> {
   readonly kind: string;
   readonly owner: NamespaceOwner;
   readonly revision: number;
-  readonly etag: string;
   readonly status: RecordRevision['status'];
   /** Null only on the tombstone revision a delete appends. */
   readonly content: Content | null;
@@ -78,6 +75,7 @@ export interface RecordServiceSpec<Content> {
 
 export interface RecordServiceDependencies {
   readonly store: RecordStore;
+  readonly writer: RevisionWriter;
   readonly idempotency: IdempotencyStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -85,8 +83,9 @@ export interface RecordServiceDependencies {
 }
 
 /**
- * The lifecycle every long-term kind shares: create, read, list, revise under If-Match, delete as a
- * tombstone, and history — all append-only, all inside a namespace derived from the caller's Scope.
+ * The lifecycle every long-term kind shares: create, read, list, revise the revision the caller read, delete
+ * as a tombstone, and history — all append-only through the revision writer, all inside a namespace derived
+ * from the caller's Scope.
  */
 export class RecordService<Content> {
   readonly #deps: RecordServiceDependencies;
@@ -167,20 +166,11 @@ export class RecordService<Content> {
         replayed = true;
       }
     }
-    const now = this.#deps.clock.now();
-    const actor = { principal: scope.principal, client: scope.client };
-    const parsed = this.#kind.content.parse(content);
-    const first: RecordRevision = {
-      id,
-      namespace,
-      revision: 1,
-      status: 'active',
-      content: this.#screened(parsed),
-      provenance: { createdBy: actor, revisedBy: actor, sourceEventIds: [] },
-      createdAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.#kind.horizonDays(narrowing, parsed) * DAY_MS).toISOString(),
-    };
+    const parsed = this.#screened(this.#kind.content.parse(content));
+    const first = this.#deps.writer.next(namespace, id, undefined, actorOf(scope), {
+      content: parsed,
+      expiresAt: this.#expiry(narrowing, parsed),
+    });
     return { namespace, first, replayed, idempotencyKey: idempotency?.key };
   }
 
@@ -188,7 +178,7 @@ export class RecordService<Content> {
   async #commitCreate(prepared: PreparedCreate): Promise<{ result: CreateResult<Content>; ownWrite: boolean }> {
     const { namespace, first, replayed, idempotencyKey } = prepared;
     try {
-      await this.#deps.store.append(first, this.#event(first, 'record.created', idempotencyKey));
+      await this.#deps.writer.append(first, 'record.created', { idempotencyKey });
       return { result: { record: this.#view(first), replayed }, ownWrite: true };
     } catch (error) {
       // Under an Idempotency-Key the record id belongs to the key: whoever of the first attempt and its replays
@@ -216,80 +206,62 @@ export class RecordService<Content> {
     return { items: revisions.items.map((revision) => this.#view(revision)), nextCursor: revisions.nextCursor };
   }
 
-  /** Appends the revision `change` makes of the head the caller read (`ifMatch`); a stale ETag is 412. */
+  /** Appends the revision `change` makes of the head the caller read (`expected`); a stale one is a mismatch. */
   async update(
     scope: Scope,
     narrowing: Narrowing,
     id: string,
-    ifMatch: string | undefined,
+    expected: ExpectedRevisions,
     change: (current: Content) => Content,
   ): Promise<RecordView<Content>> {
-    if (ifMatch === undefined) throw new PreconditionRequiredError();
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     const head = await this.#liveHead(namespace, id);
-    this.#requireMatch(head, ifMatch);
-    const successor = this.#successor(scope, head);
+    this.#requireExpected(head, expected);
     const content = this.#screened(this.#kind.content.parse(change(this.#kind.content.parse(head.content))));
-    const next: RecordRevision = {
-      ...successor,
+    const next = this.#deps.writer.next(namespace, id, head, actorOf(scope), {
       content,
-      expiresAt: new Date(
-        Date.parse(successor.updatedAt) + this.#kind.horizonDays(narrowing, content) * DAY_MS,
-      ).toISOString(),
-    };
-    await this.#commitSuccessor(namespace, next, 'record.revised');
+      expiresAt: this.#expiry(narrowing, content),
+    });
+    await this.#deps.writer.appendExpected(next, 'record.revised');
     return this.#view(next);
   }
 
   /**
    * Creates the record `id` names, or replaces its content: a record that exists (and is not deleted) is
-   * replaced only under a matching If-Match (428 without one, 412 when stale); one that does not is created,
-   * and an If-Match then can only be stale (412). For records whose id is their name, such as guardrails.
+   * replaced only when `expected` names its latest revision (ExpectedRevisionRequired without one, a mismatch
+   * when stale); one that does not is created, and an expected revision then can only be stale. For records
+   * whose id is their name, such as guardrails.
    */
   async put(
     scope: Scope,
     narrowing: Narrowing,
     id: string,
-    ifMatch: string | undefined,
+    expected: ExpectedRevisions | undefined,
     content: Content,
   ): Promise<{ record: RecordView<Content>; created: boolean }> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     if (!this.#idPattern.test(id)) throw new NotFoundError();
     const head = await this.#deps.store.getHead(namespace, id);
     const live = head?.status === 'active' ? head : undefined;
-    if (live && ifMatch === undefined) throw new PreconditionRequiredError();
-    if (ifMatch !== undefined && (!live || !etagMatches(ifMatch, live.id, live.revision)))
-      throw new PreconditionFailedError(live ? etagOf(live.id, live.revision) : undefined);
+    if (live && expected === undefined) throw new ExpectedRevisionRequiredError();
+    if (expected !== undefined && (!live || !isExpectedRevision(live, expected)))
+      throw new RevisionMismatchError(id, live?.revision);
     const checked = this.#screened(this.#kind.content.parse(content));
-    const now = this.#deps.clock.now();
-    const actor = { principal: scope.principal, client: scope.client };
-    const next: RecordRevision = {
-      id,
-      namespace,
-      revision: (head?.revision ?? 0) + 1,
-      status: 'active',
+    const next = this.#deps.writer.next(namespace, id, head, actorOf(scope), {
       content: checked,
-      provenance: {
-        createdBy: live?.provenance.createdBy ?? actor,
-        revisedBy: actor,
-        sourceEventIds: [],
-      },
-      createdAt: live?.createdAt ?? now.toISOString(),
-      updatedAt: now.toISOString(),
-      expiresAt: new Date(now.getTime() + this.#kind.horizonDays(narrowing, checked) * DAY_MS).toISOString(),
-    };
-    await this.#commitSuccessor(namespace, next, live ? 'record.revised' : 'record.created');
+      expiresAt: this.#expiry(narrowing, checked),
+      sourceEventIds: [],
+    });
+    await this.#deps.writer.appendExpected(next, live ? 'record.revised' : 'record.created');
     return { record: this.#view(next), created: live === undefined };
   }
 
   /** Appends a tombstone: content is dropped from the new revision and the record answers 404 from then on. */
-  async remove(scope: Scope, narrowing: Narrowing, id: string, ifMatch: string | undefined): Promise<void> {
-    if (ifMatch === undefined) throw new PreconditionRequiredError();
+  async remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions): Promise<void> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     const head = await this.#liveHead(namespace, id);
-    this.#requireMatch(head, ifMatch);
-    const tombstone: RecordRevision = { ...this.#successor(scope, head), status: 'deleted', content: null };
-    await this.#commitSuccessor(namespace, tombstone, 'record.deleted');
+    this.#requireExpected(head, expected);
+    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted');
   }
 
   /** Long-term memory holds no personal identifiers or secrets: refused fail-closed, the value never echoed. */
@@ -309,34 +281,15 @@ export class RecordService<Content> {
     return head;
   }
 
-  #requireMatch(head: RecordRevision, ifMatch: string): void {
-    if (!etagMatches(ifMatch, head.id, head.revision))
-      throw new PreconditionFailedError(etagOf(head.id, head.revision));
+  #requireExpected(head: RecordRevision, expected: ExpectedRevisions): void {
+    if (!isExpectedRevision(head, expected)) throw new RevisionMismatchError(head.id, head.revision);
   }
 
-  #successor(scope: Scope, head: RecordRevision): RecordRevision {
-    return {
-      ...head,
-      revision: head.revision + 1,
-      provenance: { ...head.provenance, revisedBy: { principal: scope.principal, client: scope.client } },
-      updatedAt: this.#deps.clock.now().toISOString(),
-    };
-  }
-
-  /** Of two writers that read the same head, the store lets exactly one append; the other learns the new ETag. */
-  async #commitSuccessor(namespace: Namespace, next: RecordRevision, type: RecordEventType): Promise<void> {
-    try {
-      await this.#deps.store.append(next, this.#event(next, type));
-    } catch (error) {
-      if (!(error instanceof RevisionConflictError)) throw error;
-      const current = await this.#deps.store.getHead(namespace, next.id);
-      if (!current) throw new NotFoundError({ cause: error });
-      throw new PreconditionFailedError(etagOf(current.id, current.revision), { cause: error });
-    }
-  }
-
-  #event(revision: RecordRevision, type: RecordEventType, idempotencyKey?: string): RecordEvent {
-    return recordEventOf(revision, type, this.#deps.ids.next(), idempotencyKey);
+  /** Days from now to the horizon of the kind, given where it is written and what it holds. */
+  #expiry(narrowing: Narrowing, content: Content): string {
+    return new Date(
+      this.#deps.clock.now().getTime() + this.#kind.horizonDays(narrowing, content) * DAY_MS,
+    ).toISOString();
   }
 
   #view(revision: RecordRevision): RecordView<Content> {
@@ -345,7 +298,6 @@ export class RecordService<Content> {
       kind: revision.namespace.kind.name,
       owner: revision.namespace.owner,
       revision: revision.revision,
-      etag: etagOf(revision.id, revision.revision),
       status: revision.status,
       content: revision.status === 'deleted' ? null : this.#kind.content.parse(revision.content),
       provenance: revision.provenance,
@@ -359,3 +311,5 @@ export class RecordService<Content> {
     return new Date(this.#deps.clock.now().getTime() + milliseconds).toISOString();
   }
 }
+
+const actorOf = (scope: Scope) => ({ principal: scope.principal, client: scope.client });

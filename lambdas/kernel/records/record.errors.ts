@@ -21,29 +21,37 @@ export class RecordNotCommittedError extends DomainError {
   }
 }
 
-/** An update or delete without If-Match: the caller must say which revision it read. */
-export class PreconditionRequiredError extends DomainError {
+/**
+ * A change to an existing record that does not say which revision it was computed from. Only the HTTP layer
+ * knows how a caller names a revision (If-Match); the core refuses a replacement that names none.
+ */
+export class ExpectedRevisionRequiredError extends DomainError {
   readonly code = 'record.precondition_required';
 
   constructor() {
-    super('This request must carry an If-Match header with the ETag of the revision it changes');
+    super('This record exists: replacing it requires the revision it replaces');
   }
 }
 
-/** The If-Match named a revision that is no longer the head; `currentEtag` tells the caller which is. */
-export class PreconditionFailedError extends DomainError {
+/**
+ * The caller's revision is no longer the record's latest: another writer appended after it, or what the caller
+ * named is not a revision of this record. `currentRevision` tells it which one is, absent when the record
+ * does not exist (a create that named a revision can only be stale).
+ */
+export class RevisionMismatchError extends DomainError {
   readonly code = 'record.precondition_failed';
-  /** Absent when the record does not exist (an If-Match on a create can only be stale). */
-  readonly currentEtag: string | undefined;
+  readonly recordId: string;
+  readonly currentRevision: number | undefined;
 
-  constructor(currentEtag: string | undefined, options?: ErrorOptions) {
+  constructor(recordId: string, currentRevision: number | undefined, options?: ErrorOptions) {
     super(
-      currentEtag === undefined
-        ? 'The record does not exist, so no ETag matches; send the request without If-Match to create it'
-        : 'The record has changed since the given ETag; read it again and retry',
+      currentRevision === undefined
+        ? 'The record does not exist, so no revision of it can be the one changed'
+        : 'The record has changed since the revision given; read it again and retry',
       options,
     );
-    this.currentEtag = currentEtag;
+    this.recordId = recordId;
+    this.currentRevision = currentRevision;
   }
 }
 

@@ -53,3 +53,13 @@ export interface PageRequest {
   /** Listings of heads run in id order; `true` runs them backwards (ULIDs: newest first). */
   readonly descending?: boolean | undefined;
 }
+
+/**
+ * The revisions a caller says its change was computed from (If-Match may name several ETags of one record):
+ * the change is appended only when the record's latest revision is one of them. Empty when nothing the caller
+ * named is a revision of this record, which matches nothing.
+ */
+export type ExpectedRevisions = readonly number[];
+
+/** Who made a revision: the verified principal and calling client, or the service's own job. */
+export type Actor = Provenance['createdBy'];

@@ -92,4 +92,32 @@ describe('Handler: error mapping', () => {
 
     expect(response.statusCode).toBe(404);
   });
+
+  it('answers 428 to an update without If-Match before the core is asked, and 412 with the current ETag to a stale one', async () => {
+    const { backend } = inMemoryBackend();
+    const { createNote, updateNote } = notesHandlers(backend.notes, backend.http);
+    const created = await createNote(apiEvent('POST /v1/notes', { body: JSON.stringify({ text: 'v1' }) }), context);
+    const { id, etag } = JSON.parse(created.body as string) as { id: string; etag: string };
+    const patch = (headers: Record<string, string>) =>
+      updateNote(
+        apiEvent('PATCH /v1/notes/{id}', {
+          pathParameters: { id },
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ text: 'v2' }),
+        }),
+        context,
+      );
+
+    const missing = await patch({});
+    const fresh = await patch({ 'if-match': etag });
+    const stale = await patch({ 'if-match': etag });
+
+    expect([missing.statusCode, JSON.parse(missing.body as string).error.code]).toEqual([
+      428,
+      'record.precondition_required',
+    ]);
+    expect(fresh.statusCode).toBe(200);
+    expect([stale.statusCode, stale.headers?.ETag]).toEqual([412, fresh.headers?.ETag]);
+    expect(JSON.parse(stale.body as string).error.message).toContain('ETag');
+  });
 });

@@ -6,11 +6,8 @@ import { beliefIdOf, parseBeliefId } from '../../../lambdas/capabilities/learnin
 import { BeliefsService } from '../../../lambdas/capabilities/learning/beliefs-service.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
 import { SensitiveContentRefusedError } from '../../../lambdas/kernel/protection/protection.errors.ts';
-import {
-  PreconditionFailedError,
-  PreconditionRequiredError,
-  RevisionConflictError,
-} from '../../../lambdas/kernel/records/record.errors.ts';
+import { RevisionConflictError, RevisionMismatchError } from '../../../lambdas/kernel/records/record.errors.ts';
+import { RevisionWriter } from '../../../lambdas/kernel/records/revision-writer.ts';
 import type { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { createUlidGenerator } from '../../../lambdas/kernel/time/ids.ts';
 import type { Backend } from '../../support/in-memory-backend.ts';
@@ -68,12 +65,17 @@ describe('Class: BeliefsService', () => {
       let attempts = 0;
       const beliefs = new BeliefsService({
         store: crowded,
+        writer: new RevisionWriter({
+          store: crowded,
+          ids,
+          clock,
+          backoff: async () => {
+            attempts += 1;
+          },
+        }),
         clock,
         ids,
         learning: () => DEFAULT_CONFIG.learning,
-        backoff: async () => {
-          attempts += 1;
-        },
       });
 
       await expect(beliefs.learn(alice, [rule()], observe('s1'))).rejects.toBeInstanceOf(ServiceUnavailableError);
@@ -156,18 +158,18 @@ describe('Class: BeliefsService', () => {
   });
 
   describe('Method: correct', () => {
-    it("applies the principal's stated value at once, under If-Match only", async () => {
+    it("applies the principal's stated value at once, from the revision read only", async () => {
       const { touched } = await backend.beliefs.learn(alice, [rule()], observe('s1'));
       const [learned] = touched;
       if (!learned) throw new Error('nothing learned');
 
-      await expect(backend.beliefs.correct(alice, learned.id, undefined, { value: 'long' })).rejects.toBeInstanceOf(
-        PreconditionRequiredError,
+      await expect(backend.beliefs.correct(alice, learned.id, [], { value: 'long' })).rejects.toBeInstanceOf(
+        RevisionMismatchError,
       );
-      await expect(backend.beliefs.correct(alice, learned.id, '"9-x"', { value: 'long' })).rejects.toBeInstanceOf(
-        PreconditionFailedError,
+      await expect(backend.beliefs.correct(alice, learned.id, [9], { value: 'long' })).rejects.toBeInstanceOf(
+        RevisionMismatchError,
       );
-      const corrected = await backend.beliefs.correct(alice, learned.id, learned.etag, { value: 'long' });
+      const corrected = await backend.beliefs.correct(alice, learned.id, [learned.revision], { value: 'long' });
 
       expect(corrected.belief).toMatchObject({ status: 'mature', appliedValue: 'long', basis: 'declarative' });
       expect(corrected.revision).toBe(2);
@@ -182,7 +184,7 @@ describe('Class: BeliefsService', () => {
       expect(belief.belief.appliedValue).toEqual(['en', 'fr']);
 
       clock.advance(1000);
-      const corrected = await backend.beliefs.correct(alice, belief.id, belief.etag, { retract: 'fr' });
+      const corrected = await backend.beliefs.correct(alice, belief.id, [belief.revision], { retract: 'fr' });
 
       expect(corrected.belief.appliedValue).toEqual(['en']);
     });
@@ -191,7 +193,7 @@ describe('Class: BeliefsService', () => {
       const [learned] = (await backend.beliefs.learn(alice, [rule()], observe('s1'))).touched;
       if (!learned) throw new Error('nothing learned');
 
-      const refusal = backend.beliefs.correct(alice, learned.id, learned.etag, { value: 'AKIAIOSFODNN7EXAMPLE' });
+      const refusal = backend.beliefs.correct(alice, learned.id, [learned.revision], { value: 'AKIAIOSFODNN7EXAMPLE' });
 
       await expect(refusal).rejects.toBeInstanceOf(SensitiveContentRefusedError);
       expect((await backend.beliefs.inspect(alice, learned.id)).revision).toBe(1);
@@ -203,7 +205,7 @@ describe('Class: BeliefsService', () => {
       const [learned] = (await backend.beliefs.learn(alice, [rule()], observe('s1'))).touched;
       if (!learned) throw new Error('nothing learned');
 
-      await backend.beliefs.forget(alice, learned.id, learned.etag);
+      await backend.beliefs.forget(alice, learned.id, [learned.revision]);
 
       await expect(backend.beliefs.inspect(alice, learned.id)).rejects.toBeInstanceOf(NotFoundError);
       const [relearned] = (await backend.beliefs.learn(alice, [rule()], observe('s2'))).touched;
@@ -222,10 +224,10 @@ describe('Class: BeliefsService', () => {
       });
       const beliefs = new BeliefsService({
         store: crowded,
+        writer: new RevisionWriter({ store: crowded, ids, clock, backoff: async () => undefined }),
         clock,
         ids,
         learning: () => DEFAULT_CONFIG.learning,
-        backoff: async () => undefined,
       });
 
       await expect(beliefs.reset(alice, { kind: 'preference', agent: 'coder' })).rejects.toBeInstanceOf(
@@ -276,10 +278,10 @@ describe('Class: BeliefsService', () => {
 
       await expect(backend.beliefs.inspect(bob, learned.id)).rejects.toBeInstanceOf(NotFoundError);
       await expect(backend.beliefs.history(bob, learned.id, { limit: 10 })).rejects.toBeInstanceOf(NotFoundError);
-      await expect(backend.beliefs.correct(bob, learned.id, learned.etag, { value: 'x' })).rejects.toBeInstanceOf(
+      await expect(backend.beliefs.correct(bob, learned.id, [learned.revision], { value: 'x' })).rejects.toBeInstanceOf(
         NotFoundError,
       );
-      await expect(backend.beliefs.forget(bob, learned.id, learned.etag)).rejects.toBeInstanceOf(NotFoundError);
+      await expect(backend.beliefs.forget(bob, learned.id, [learned.revision])).rejects.toBeInstanceOf(NotFoundError);
       expect((await backend.beliefs.inspect(alice, learned.id)).revision).toBe(1);
     });
   });

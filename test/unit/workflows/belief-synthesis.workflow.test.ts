@@ -13,6 +13,7 @@ import type { Namespace } from '../../../lambdas/kernel/namespaces/namespace.ts'
 import { systemActor } from '../../../lambdas/kernel/namespaces/system-namespaces.ts';
 import { RevisionConflictError } from '../../../lambdas/kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../../lambdas/kernel/records/record.schema.ts';
+import { RevisionWriter } from '../../../lambdas/kernel/records/revision-writer.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { createUlidGenerator } from '../../../lambdas/kernel/time/ids.ts';
 import type { StepInput } from '../../../lambdas/kernel/workflows/workflow-step-executor.ts';
@@ -78,7 +79,14 @@ describe('Function: beliefSynthesis', () => {
   });
 
   const synthesis = () =>
-    beliefSynthesis({ store, directory: store, clock, ids, kinds: RECORD_KINDS, learning: (agent) => learning(agent) });
+    beliefSynthesis({
+      store,
+      directory: store,
+      clock,
+      writer: new RevisionWriter({ store, ids, clock }),
+      kinds: RECORD_KINDS,
+      learning: (agent) => learning(agent),
+    });
   const evaluateBeliefs = (input: StepInput = { tenant: 'acme' }) =>
     synthesis().steps['evaluate-beliefs']?.(input) ?? Promise.reject(new Error('no evaluate-beliefs step'));
 
@@ -399,7 +407,7 @@ describe('Function: beliefSynthesis', () => {
         }),
         directory: store,
         clock,
-        ids,
+        writer: new RevisionWriter({ store, ids, clock }),
         kinds: RECORD_KINDS,
         learning,
       });

@@ -1,4 +1,5 @@
 import type { OperationInput } from '../../../http/api-event.ts';
+import { etagOf, expectedRevisionsOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import type { Operation } from '../../../http/operation.ts';
 import { pageLimit } from '../../../http/page-size.ts';
@@ -16,18 +17,19 @@ export const guardrailsHandlers = (service: GuardrailsService, http: HttpContext
       scope,
       spaceOf(input),
       input.params.key,
-      input.ifMatch,
+      expectedRevisionsOf(input.ifMatch, input.params.key),
       input.body,
     );
     const body = guardrails.toGuardrailResponse(guardrail);
+    const etag = etagOf(guardrail.id, guardrail.revision);
     return isNew
-      ? created(body, { etag: guardrail.etag, location: guardrails.guardrailLocation(guardrail), replayed: false })
-      : ok(body, { etag: guardrail.etag });
+      ? created(body, { etag, location: guardrails.guardrailLocation(guardrail), replayed: false })
+      : ok(body, { etag });
   }),
 
   getGuardrail: httpOperation(guardrails.getGuardrail, http).handler(async ({ scope, input }) => {
     const guardrail = await service.get(scope, spaceOf(input), input.params.key);
-    return ok(guardrails.toGuardrailResponse(guardrail), { etag: guardrail.etag });
+    return ok(guardrails.toGuardrailResponse(guardrail), { etag: etagOf(guardrail.id, guardrail.revision) });
   }),
 
   listGuardrails: httpOperation(guardrails.listGuardrails, http).handler(async ({ scope, input }) => {
@@ -39,7 +41,8 @@ export const guardrailsHandlers = (service: GuardrailsService, http: HttpContext
   }),
 
   deleteGuardrail: httpOperation(guardrails.deleteGuardrail, http).handler(async ({ scope, input }) => {
-    await service.remove(scope, spaceOf(input), input.params.key, input.ifMatch);
+    const { key } = input.params;
+    await service.remove(scope, spaceOf(input), key, revisionsNamedBy(input.ifMatch ?? '', key));
     return noContent();
   }),
 });

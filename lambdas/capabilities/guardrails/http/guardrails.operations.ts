@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Cursor, ErrorResponse, PageSize, Provenance } from '../../../http/api-schemas.ts';
 import { BODY_TOO_LARGE, IF_MATCH_FAILURES, scopedFailures } from '../../../http/common-responses.ts';
+import { etagOf } from '../../../http/entity-tags.ts';
 import {
   defineOperation,
   type HttpMethod,
@@ -136,7 +137,7 @@ export const toGuardrailResponse = (view: GuardrailView): z.input<typeof Guardra
   ...(view.owner.type === 'project' && { projectId: view.owner.projectId }),
   guardrail: view.content as Guardrail,
   revision: view.revision,
-  etag: view.etag,
+  etag: etagOf(view.id, view.revision),
   provenance: view.provenance,
   createdAt: view.createdAt,
   updatedAt: view.updatedAt,

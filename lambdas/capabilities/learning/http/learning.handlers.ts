@@ -1,3 +1,4 @@
+import { etagOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import { pageLimit } from '../../../http/page-size.ts';
 import { jsonResponse, noContent, ok } from '../../../http/responses.ts';
@@ -41,7 +42,7 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
   getBelief: httpOperation(learning.getBelief, http).handler(async ({ scope, input }) => {
     const belief = await services.beliefs.inspect(scope, input.params.id);
     const clamps = await services.appliedMemory.clampsFor(scope, belief, input.query.project);
-    return ok(views.toInspectedBeliefResponse(belief, clamps), { etag: belief.etag });
+    return ok(views.toInspectedBeliefResponse(belief, clamps), { etag: etagOf(belief.id, belief.revision) });
   }),
 
   listBeliefHistory: httpOperation(learning.beliefHistory, http).handler(async ({ scope, input }) => {
@@ -53,12 +54,14 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
   }),
 
   correctBelief: httpOperation(learning.correctBelief, http).handler(async ({ scope, input }) => {
-    const belief = await services.beliefs.correct(scope, input.params.id, input.ifMatch, input.body);
-    return ok(views.toBeliefResponse(belief), { etag: belief.etag });
+    const { id } = input.params;
+    const belief = await services.beliefs.correct(scope, id, revisionsNamedBy(input.ifMatch ?? '', id), input.body);
+    return ok(views.toBeliefResponse(belief), { etag: etagOf(belief.id, belief.revision) });
   }),
 
   forgetBelief: httpOperation(learning.forgetBelief, http).handler(async ({ scope, input }) => {
-    await services.beliefs.forget(scope, input.params.id, input.ifMatch);
+    const { id } = input.params;
+    await services.beliefs.forget(scope, id, revisionsNamedBy(input.ifMatch ?? '', id));
     return noContent();
   }),
 

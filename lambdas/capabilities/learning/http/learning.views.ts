@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { etagOf } from '../../../http/entity-tags.ts';
 import type { ClampRecord, RuleValue } from '../../guardrails/public.ts';
 import type { AppliedMemory } from '../applied-memory-service.ts';
 import type { BeliefView, InspectedBelief, WithheldCandidate } from '../beliefs-service.ts';
@@ -44,7 +45,7 @@ export const toBeliefResponse = (view: BeliefView): z.input<typeof BeliefRespons
     })),
     superseded: belief.superseded,
     revision: view.revision,
-    etag: view.etag,
+    etag: etagOf(view.id, view.revision),
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
   };

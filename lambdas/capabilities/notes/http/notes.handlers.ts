@@ -1,4 +1,5 @@
 import type { OperationInput } from '../../../http/api-event.ts';
+import { etagOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import type { Operation } from '../../../http/operation.ts';
 import { pageLimit } from '../../../http/page-size.ts';
@@ -13,6 +14,9 @@ const narrowingOf = (input: OperationInput<Operation>): Narrowing => ({
   project: input.params.projectId,
 });
 
+/** An update or delete carries If-Match: the middleware refuses one without (428). */
+const namedBy = (ifMatch: string | undefined, id: string) => revisionsNamedBy(ifMatch ?? '', id);
+
 /** The notes operations' handlers, by export name. */
 export const notesHandlers = (service: NotesService, http: HttpContext) => {
   const pageOf = (input: OperationInput<typeof notes.listNotes>) => ({
@@ -23,25 +27,27 @@ export const notesHandlers = (service: NotesService, http: HttpContext) => {
     createNote: httpOperation(notes.createNote, http).handler(async ({ scope, input }) => {
       const { record, replayed } = await service.create(scope, narrowingOf(input), input.body, input.idempotency);
       return created(notes.toNoteResponse(record), {
-        etag: record.etag,
+        etag: etagOf(record.id, record.revision),
         location: notes.noteLocation(record),
         replayed,
       });
     }),
     getNote: httpOperation(notes.getNote, http).handler(async ({ scope, input }) => {
       const note = await service.get(scope, narrowingOf(input), input.params.id);
-      return ok(notes.toNoteResponse(note), { etag: note.etag });
+      return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
     }),
     listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
       const page = await service.list(scope, narrowingOf(input), pageOf(input));
       return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
     }),
     updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
-      const note = await service.update(scope, narrowingOf(input), input.params.id, input.ifMatch, input.body);
-      return ok(notes.toNoteResponse(note), { etag: note.etag });
+      const { id } = input.params;
+      const note = await service.update(scope, narrowingOf(input), id, namedBy(input.ifMatch, id), input.body);
+      return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
     }),
     deleteNote: httpOperation(notes.deleteNote, http).handler(async ({ scope, input }) => {
-      await service.remove(scope, narrowingOf(input), input.params.id, input.ifMatch);
+      const { id } = input.params;
+      await service.remove(scope, narrowingOf(input), id, namedBy(input.ifMatch, id));
       return noContent();
     }),
     listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {

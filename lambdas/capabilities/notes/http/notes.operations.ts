@@ -6,6 +6,7 @@ import {
   IF_MATCH_FAILURES,
   scopedFailures,
 } from '../../../http/common-responses.ts';
+import { etagOf } from '../../../http/entity-tags.ts';
 import { defineOperation, type HttpMethod, NoBody, NoParams, type RouteVariant } from '../../../http/operation.ts';
 import { CreateNoteInput, UpdateNoteInput } from '../note.schema.ts';
 import type { NoteView } from '../notes-service.ts';
@@ -145,7 +146,7 @@ export const toNoteResponse = (note: NoteView): z.input<typeof Note> => ({
   kind: 'note',
   owner: note.owner,
   revision: note.revision,
-  etag: note.etag,
+  etag: etagOf(note.id, note.revision),
   text: note.content?.text ?? '',
   tags: note.content?.tags ?? [],
   provenance: note.provenance,

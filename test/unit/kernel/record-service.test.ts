@@ -1,10 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
-import {
-  IdempotencyKeyReusedError,
-  PreconditionFailedError,
-  PreconditionRequiredError,
-} from '../../../lambdas/kernel/records/record.errors.ts';
+import { etagOf, revisionsNamedBy } from '../../../lambdas/http/entity-tags.ts';
+import { IdempotencyKeyReusedError, RevisionMismatchError } from '../../../lambdas/kernel/records/record.errors.ts';
 import type { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import type { Backend } from '../../support/in-memory-backend.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
@@ -36,7 +33,7 @@ describe('Class: RecordService (through NotesService)', () => {
         createdAt: '2026-06-01T00:00:00.000Z',
         expiresAt: '2027-06-01T00:00:00.000Z',
       });
-      expect(record.etag).toMatch(/^"1-[A-Za-z0-9_-]{12}"$/);
+      expect(etagOf(record.id, record.revision)).toMatch(/^"1-[A-Za-z0-9_-]{12}"$/);
     });
 
     it('commits an outbox event naming the actor, with no content and no namespace in clear', async () => {
@@ -82,11 +79,11 @@ describe('Class: RecordService (through NotesService)', () => {
   });
 
   describe('Method: update', () => {
-    it('requires If-Match', async () => {
+    it('requires the revision the change was computed from: naming none of this record matches nothing', async () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'v1', tags: [] });
 
-      await expect(backend.notes.update(alice, {}, record.id, undefined, { text: 'v2' })).rejects.toBeInstanceOf(
-        PreconditionRequiredError,
+      await expect(backend.notes.update(alice, {}, record.id, [], { text: 'v2' })).rejects.toBeInstanceOf(
+        RevisionMismatchError,
       );
     });
 
@@ -94,7 +91,7 @@ describe('Class: RecordService (through NotesService)', () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'v1', tags: ['keep'] });
       clock.advanceDays(10);
 
-      const updated = await backend.notes.update(alice, {}, record.id, record.etag, { text: 'v2' });
+      const updated = await backend.notes.update(alice, {}, record.id, [record.revision], { text: 'v2' });
 
       expect(updated).toMatchObject({
         revision: 2,
@@ -108,30 +105,30 @@ describe('Class: RecordService (through NotesService)', () => {
       ]);
     });
 
-    it('refuses a stale ETag and names the current one', async () => {
+    it('refuses a stale revision and names the current one', async () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'v1', tags: [] });
-      const updated = await backend.notes.update(alice, {}, record.id, record.etag, { text: 'v2' });
+      const updated = await backend.notes.update(alice, {}, record.id, [record.revision], { text: 'v2' });
 
-      const stale = backend.notes.update(alice, {}, record.id, record.etag, { text: 'v3' });
+      const stale = backend.notes.update(alice, {}, record.id, [record.revision], { text: 'v3' });
 
-      await expect(stale).rejects.toBeInstanceOf(PreconditionFailedError);
-      await expect(stale).rejects.toMatchObject({ currentEtag: updated.etag });
+      await expect(stale).rejects.toBeInstanceOf(RevisionMismatchError);
+      await expect(stale).rejects.toMatchObject({ recordId: record.id, currentRevision: updated.revision });
     });
 
-    it('lets only one of two writers that read the same revision win; the other learns the new ETag', async () => {
+    it('lets only one of two writers that read the same revision win; the other learns the new revision', async () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'v1', tags: [] });
 
       const outcomes = await Promise.allSettled([
-        backend.notes.update(alice, {}, record.id, record.etag, { text: 'writer one' }),
-        backend.notes.update(alice, {}, record.id, record.etag, { text: 'writer two' }),
+        backend.notes.update(alice, {}, record.id, [record.revision], { text: 'writer one' }),
+        backend.notes.update(alice, {}, record.id, [record.revision], { text: 'writer two' }),
       ]);
 
       expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
       const winner = outcomes.find((outcome) => outcome.status === 'fulfilled');
       const loser = outcomes.find((outcome) => outcome.status === 'rejected');
-      expect(loser?.status === 'rejected' && loser.reason).toBeInstanceOf(PreconditionFailedError);
-      expect(loser?.status === 'rejected' && loser.reason.currentEtag).toBe(
-        winner?.status === 'fulfilled' && winner.value.etag,
+      expect(loser?.status === 'rejected' && loser.reason).toBeInstanceOf(RevisionMismatchError);
+      expect(loser?.status === 'rejected' && loser.reason.currentRevision).toBe(
+        winner?.status === 'fulfilled' && winner.value.revision,
       );
     });
 
@@ -140,8 +137,14 @@ describe('Class: RecordService (through NotesService)', () => {
       const two = await backend.notes.create(alice, {}, { text: 'two', tags: [] });
 
       await expect(
-        backend.notes.update(alice, {}, two.record.id, one.record.etag, { text: 'x' }),
-      ).rejects.toBeInstanceOf(PreconditionFailedError);
+        backend.notes.update(
+          alice,
+          {},
+          two.record.id,
+          revisionsNamedBy(etagOf(one.record.id, one.record.revision), two.record.id),
+          { text: 'x' },
+        ),
+      ).rejects.toBeInstanceOf(RevisionMismatchError);
     });
   });
 
@@ -149,7 +152,7 @@ describe('Class: RecordService (through NotesService)', () => {
     it('appends a tombstone without content; the note is then absent everywhere', async () => {
       const { record } = await backend.notes.create(alice, {}, { text: 'bye', tags: [] });
 
-      await backend.notes.remove(alice, {}, record.id, record.etag);
+      await backend.notes.remove(alice, {}, record.id, [record.revision]);
 
       const head = await records.getHead(alice.namespace(KINDS.note), record.id);
       expect(head).toMatchObject({ revision: 2, status: 'deleted', content: null });
