@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import { z } from 'zod';
-import { outboxEntryOfItem } from '../adapters/dynamodb/dynamodb-record-store.ts';
+import { outboxEntryOfImage } from '../adapters/dynamodb/dynamodb-outbox.ts';
 import type { EventConsumer } from '../kernel/events/event-consumer.port.ts';
 import type { OutboxRelay } from '../kernel/events/outbox-relay.ts';
 import { RecordEvent } from '../kernel/events/record-event.schema.ts';
@@ -19,7 +19,7 @@ export const relayOutboxStreamHandler =
   (relay: OutboxRelay) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const marked = event.Records.flatMap((record) => {
-      const entry = outboxEntryOfItem((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>);
+      const entry = outboxEntryOfImage((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>);
       return entry && record.eventID ? [{ entry, streamRecordId: record.eventID }] : [];
     });
     const { failedMarkers } = await relay.relay(marked.map(({ entry }) => entry));

@@ -85,11 +85,16 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
   }
   const runtimes = [...built.values()];
   const consumers: EventConsumer[] = [
-    new HeadProjectionConsumer({ store: ports.store, directory: ports.directory, kinds: ports.kinds }),
+    new HeadProjectionConsumer({
+      revisions: ports.revisions,
+      heads: ports.heads,
+      directory: ports.directory,
+      kinds: ports.kinds,
+    }),
     ...runtimes.flatMap((runtime) => runtime.consumers ?? []),
   ];
   const relay = new OutboxRelay({
-    outbox: ports.store,
+    outbox: ports.outbox,
     publisher: ports.publisher(consumers),
     clock: ports.clock,
     metrics: ports.metrics,
@@ -113,7 +118,7 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
     system: {
       relay,
       consumers: Object.fromEntries(consumers.map((consumer) => [consumer.name, consumer])),
-      reconciler: new Reconciler({ store: ports.store, directory: ports.directory, relay, kinds: ports.kinds }),
+      reconciler: new Reconciler({ ...ports, relay }),
       workflowSteps,
     },
     services: (module) => servicesOf(built, module),

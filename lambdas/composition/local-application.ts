@@ -5,13 +5,14 @@ import { type LocalDynamoDbEngine, localDynamoDbClient } from '../adapters/dynam
 import { DynamoDbDeadLetterQueue } from '../adapters/dynamodb/dynamodb-dead-letter-queue.ts';
 import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
 import { ensureMemoryTable } from '../adapters/dynamodb/memory-table.ts';
+import { MemoryTableClient } from '../adapters/dynamodb/memory-table-client.ts';
 import { LocalEventBus } from '../adapters/events/local-event-bus.ts';
 import { InMemoryMetrics } from '../adapters/observability/in-memory-metrics.ts';
 import { LocalWorkflowRunner } from '../adapters/workflows/local-workflow-runner.ts';
 import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
+import type { OutboxEntry } from '../kernel/events/outbox.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import type { Metrics } from '../kernel/observability/metrics.port.ts';
-import type { OutboxEntry } from '../kernel/records/record-store.port.ts';
 import { type Clock, systemClock } from '../kernel/time/clock.ts';
 import { createUlidGenerator } from '../kernel/time/ids.ts';
 import type { Sleep } from '../kernel/workflows/workflow-runner.ts';
@@ -72,7 +73,10 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
       for (const listener of commitListeners) listener(entry);
     },
   });
-  const deadLetters = new DynamoDbDeadLetterQueue({ client, tableName, clock });
+  const deadLetters = new DynamoDbDeadLetterQueue({
+    table: new MemoryTableClient({ client, tableName, metrics }),
+    clock,
+  });
   const modules = withRequiredModules(options.modules);
   let bus: LocalEventBus | undefined;
   let workflowRunner: LocalWorkflowRunner | undefined;

@@ -1,12 +1,15 @@
 import type { AuditTrail } from './audit/audit-trail.port.ts';
 import type { ConfigProvider } from './config/config-provider.port.ts';
 import { kernelRetention } from './config/kernel-config.ts';
+import type { Outbox } from './events/outbox.port.ts';
 import type { IdempotencyStore } from './idempotency/idempotency-store.port.ts';
 import type { RecordKinds } from './namespaces/record-kind.ts';
 import type { Metrics } from './observability/metrics.port.ts';
+import type { HeadProjection } from './records/head-projection.port.ts';
 import type { NamespaceDirectory } from './records/namespace-directory.port.ts';
+import type { RecordMaintenance } from './records/record-maintenance.port.ts';
 import { RecordService, type RecordServiceSpec } from './records/record-service.ts';
-import type { RecordStore } from './records/record-store.port.ts';
+import type { RevisionStore } from './records/revision-store.port.ts';
 import { RevisionWriter } from './records/revision-writer.ts';
 import type { Clock } from './time/clock.ts';
 import type { IdGenerator } from './time/ids.ts';
@@ -22,8 +25,16 @@ export interface KernelPorts {
   readonly ids: IdGenerator;
   /** Every record kind of the deployment (the service's own jobs meet all of them). */
   readonly kinds: RecordKinds;
-  readonly store: RecordStore;
+  /** The canonical revisions; only the revision writer appends. */
+  readonly revisions: RevisionStore;
+  /** Each record's latest revision, for listings. */
+  readonly heads: HeadProjection;
+  /** Events of committed revisions not yet published. */
+  readonly outbox: Outbox;
+  /** Every namespace that holds records: how the service's own jobs find them. */
   readonly directory: NamespaceDirectory;
+  /** What the retention sweep and the reconciler walk and remove. */
+  readonly maintenance: RecordMaintenance;
   readonly idempotency: IdempotencyStore;
   readonly auditTrail: AuditTrail;
   readonly workflowRuns: WorkflowRunStore;
@@ -43,9 +54,10 @@ export const assembleKernel = (
   ports: KernelPorts,
   workflows: { readonly starter: WorkflowStarter; readonly names: readonly string[] },
 ): Kernel => {
-  const writer = new RevisionWriter({ store: ports.store, ids: ports.ids, clock: ports.clock });
+  const writer = new RevisionWriter({ revisions: ports.revisions, ids: ports.ids, clock: ports.clock });
   const recordDependencies = {
-    store: ports.store,
+    revisions: ports.revisions,
+    heads: ports.heads,
     writer,
     idempotency: ports.idempotency,
     clock: ports.clock,

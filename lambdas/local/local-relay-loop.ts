@@ -1,5 +1,5 @@
+import type { OutboxEntry } from '../kernel/events/outbox.port.ts';
 import type { OutboxRelay } from '../kernel/events/outbox-relay.ts';
-import type { OutboxEntry } from '../kernel/records/record-store.port.ts';
 
 const SWEEP_MINIMUM_AGE_MS = 2000;
 

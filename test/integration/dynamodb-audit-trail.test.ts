@@ -6,7 +6,7 @@ import { startEmbeddedTable } from '../support/embedded-table.ts';
 describeAuditTrailContract('DynamoDB adapter on the embedded engine', async () => {
   const table = await startEmbeddedTable();
   return {
-    trail: new DynamoDbAuditTrail({ ...table, clock: new ManualClock(), retentionDays: () => 400 }),
+    trail: new DynamoDbAuditTrail({ table: table.table, clock: new ManualClock(), retentionDays: () => 400 }),
     close: () => table.close(),
   };
 });

@@ -6,7 +6,7 @@ import { startEmbeddedTable } from '../support/embedded-table.ts';
 describeDeadLetterQueueContract('local queue in the table, on the embedded engine', async () => {
   const table = await startEmbeddedTable();
   return {
-    queue: new DynamoDbDeadLetterQueue({ client: table.client, tableName: table.tableName, clock: new ManualClock() }),
+    queue: new DynamoDbDeadLetterQueue({ table: table.table, clock: new ManualClock() }),
     close: () => table.close(),
   };
 });

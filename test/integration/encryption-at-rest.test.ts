@@ -1,7 +1,7 @@
 import { PutItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbIdempotencyStore } from '../../lambdas/adapters/dynamodb/dynamodb-idempotency-store.ts';
-import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
 import { systemClock } from '../../lambdas/kernel/time/clock.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
 import { assembleBackend, type Backend, inMemoryPorts } from '../support/in-memory-backend.ts';
@@ -15,14 +15,12 @@ describe('Encryption at rest', () => {
   beforeEach(async () => {
     table = await startEmbeddedTable();
     const options = { client: table.client, tableName: table.tableName, clock: systemClock, metrics: table.metrics };
-    const records = new DynamoDbRecordStore({ ...options, cipher: table.cipher });
     backend = assembleBackend({
       ...inMemoryPorts().ports,
       metrics: table.metrics,
       clock: systemClock,
-      store: records,
-      directory: records,
-      idempotency: new DynamoDbIdempotencyStore(options),
+      ...dynamoDbRecordStorage({ ...options, cipher: table.cipher }),
+      idempotency: new DynamoDbIdempotencyStore({ table: table.table, clock: systemClock }),
     });
   });
 

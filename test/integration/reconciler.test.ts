@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
 import type { EventPublisher } from '../../lambdas/kernel/events/event-publisher.port.ts';
 import { OutboxRelay } from '../../lambdas/kernel/events/outbox-relay.ts';
 import { Reconciler } from '../../lambdas/kernel/events/reconciler.ts';
@@ -13,7 +13,7 @@ import { scopeOf } from '../support/scopes.ts';
 /** Reference 002 TEST-12 against the real adapter: the bus down and head projections lost; reconciliation restores both. */
 describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
   let table: EmbeddedTable;
-  let store: DynamoDbRecordStore;
+  let storage: ReturnType<typeof dynamoDbRecordStorage>;
   let busUp = false;
   const delivered: RecordEvent[] = [];
   const bus: EventPublisher = {
@@ -26,7 +26,7 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
 
   beforeEach(async () => {
     table = await startEmbeddedTable();
-    store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+    storage = dynamoDbRecordStorage({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
     delivered.length = 0;
     busUp = false;
   });
@@ -52,16 +52,21 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
       const namespace = index === 2 ? bob : alice;
       for (const revision of [1, 2]) {
         const value = revisionOf(namespace, id, revision);
-        await store.append(value, eventOf(value));
+        await storage.revisions.append(value, eventOf(value));
       }
     }
     table.client.send = send;
-    const relay = new OutboxRelay({ outbox: store, publisher: bus, clock: new ManualClock(), metrics: table.metrics });
-    expect((await store.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([1, 1]);
+    const relay = new OutboxRelay({
+      outbox: storage.outbox,
+      publisher: bus,
+      clock: new ManualClock(),
+      metrics: table.metrics,
+    });
+    expect((await storage.heads.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([1, 1]);
 
     // Act
     busUp = true;
-    const report = await new Reconciler({ store, directory: store, relay, kinds: RECORD_KINDS }).run();
+    const report = await new Reconciler({ ...storage, relay, kinds: RECORD_KINDS }).run();
 
     // Assess
     expect(report).toEqual({
@@ -71,10 +76,10 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
       eventsRepublished: 6,
       eventsStillPending: 0,
     });
-    expect((await store.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([2, 2]);
-    expect((await store.listHeads(bob, { limit: 10 })).items.map((head) => head.revision)).toEqual([2]);
+    expect((await storage.heads.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([2, 2]);
+    expect((await storage.heads.listHeads(bob, { limit: 10 })).items.map((head) => head.revision)).toEqual([2]);
     expect(delivered).toHaveLength(6);
-    expect(await new Reconciler({ store, directory: store, relay, kinds: RECORD_KINDS }).run()).toMatchObject({
+    expect(await new Reconciler({ ...storage, relay, kinds: RECORD_KINDS }).run()).toMatchObject({
       headsRepaired: 0,
       eventsRepublished: 0,
     });

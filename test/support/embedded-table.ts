@@ -6,6 +6,7 @@ import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sd
 import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
 import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
+import { MemoryTableClient } from '../../lambdas/adapters/dynamodb/memory-table-client.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
 
@@ -14,6 +15,8 @@ export interface EmbeddedTable {
   engine: EmbeddedDynamoDb;
   client: DynamoDBClient;
   tableName: string;
+  /** The same table as the adapters reach it. */
+  table: MemoryTableClient;
   cipher: EncryptionSdkCipher;
   metrics: InMemoryMetrics;
   close(): Promise<void>;
@@ -37,6 +40,7 @@ export const startEmbeddedTable = async (transport: 'channel' | 'http' = 'channe
     engine,
     client,
     tableName,
+    table: new MemoryTableClient({ client, tableName, metrics }),
     cipher,
     metrics,
     close: async () => {

@@ -1,9 +1,8 @@
-import { DeleteItemCommand, type DynamoDBClient, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kernel/events/dead-letter-queue.port.ts';
 import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import { translateAwsError } from '../aws-service-errors.ts';
 import { ttlAttribute } from './memory-table.ts';
+import type { MemoryTableClient } from './memory-table-client.ts';
 
 const PARTITION = 'dead-letters';
 const RETENTION_MS = 14 * 86_400_000;
@@ -14,70 +13,36 @@ const RETENTION_MS = 14 * 86_400_000;
  * like an SQS queue's retention.
  */
 export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
-  readonly #client: DynamoDBClient;
-  readonly #table: string;
+  readonly #table: MemoryTableClient;
   readonly #clock: Clock;
 
-  constructor(options: { client: DynamoDBClient; tableName: string; clock: Clock }) {
-    this.#client = options.client;
-    this.#table = options.tableName;
+  constructor(options: { table: MemoryTableClient; clock: Clock }) {
+    this.#table = options.table;
     this.#clock = options.clock;
   }
 
   async put(letter: DeadLetter): Promise<void> {
-    await this.#send(() =>
-      this.#client.send(
-        new PutItemCommand({
-          TableName: this.#table,
-          Item: {
-            pk: { S: PARTITION },
-            sk: { S: `${letter.consumer}#${letter.event.event_id}` },
-            consumer: { S: letter.consumer },
-            reason: { S: letter.reason },
-            event: { S: JSON.stringify(letter.event) },
-            ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
-          },
-        }),
-      ),
-    );
+    await this.#table.put({
+      pk: PARTITION,
+      sk: `${letter.consumer}#${letter.event.event_id}`,
+      consumer: letter.consumer,
+      reason: letter.reason,
+      event: JSON.stringify(letter.event),
+      ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
+    });
   }
 
   async receive(limit: number): Promise<readonly ReceivedDeadLetter[]> {
-    const output = await this.#send(() =>
-      this.#client.send(
-        new QueryCommand({
-          TableName: this.#table,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': { S: PARTITION } },
-          Limit: limit,
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    return (output.Items ?? []).map((item) => ({
-      receipt: item.sk?.S ?? '',
-      consumer: item.consumer?.S ?? '',
-      reason: item.reason?.S ?? '',
-      event: RecordEvent.parse(JSON.parse(item.event?.S ?? 'null')),
+    const { items } = await this.#table.query({ where: 'pk = :pk', values: { ':pk': PARTITION }, limit });
+    return items.map((item) => ({
+      receipt: String(item.sk ?? ''),
+      consumer: String(item.consumer ?? ''),
+      reason: String(item.reason ?? ''),
+      event: RecordEvent.parse(JSON.parse(typeof item.event === 'string' ? item.event : 'null')),
     }));
   }
 
   async remove(receipt: string): Promise<void> {
-    await this.#send(() =>
-      this.#client.send(
-        new DeleteItemCommand({
-          TableName: this.#table,
-          Key: { pk: { S: PARTITION }, sk: { S: receipt } },
-        }),
-      ),
-    );
-  }
-
-  async #send<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw translateAwsError(error);
-    }
+    await this.#table.delete({ pk: PARTITION, sk: receipt });
   }
 }

@@ -2,38 +2,65 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import { kernelHousekeeping } from '../../kernel/config/kernel-config.ts';
 import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
+import type { OutboxEntry } from '../../kernel/events/outbox.port.ts';
 import type { KernelPorts } from '../../kernel/kernel.ts';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
-import type { OutboxEntry } from '../../kernel/records/record-store.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { DynamoDbAuditTrail } from './dynamodb-audit-trail.ts';
+import { DynamoDbHeadProjection } from './dynamodb-head-projection.ts';
 import { DynamoDbIdempotencyStore } from './dynamodb-idempotency-store.ts';
-import { DynamoDbRecordStore } from './dynamodb-record-store.ts';
+import { DynamoDbNamespaceDirectory } from './dynamodb-namespace-directory.ts';
+import { DynamoDbOutbox } from './dynamodb-outbox.ts';
+import { DynamoDbRecordMaintenance } from './dynamodb-record-maintenance.ts';
+import { DynamoDbRevisionStore } from './dynamodb-revision-store.ts';
 import { DynamoDbWorkflowRunStore } from './dynamodb-workflow-run-store.ts';
+import { MemoryTableClient } from './memory-table-client.ts';
+import { RevisionItems } from './revision-items.ts';
 
-/** The storage ports every backend builds on the memory table, AWS and local alike. */
-export const dynamoDbPorts = (options: {
+export interface DynamoDbRecordStorageOptions {
   client: DynamoDBClient;
   tableName: string;
+  /** Required: content is encrypted before it reaches the table, or nothing is stored. */
   cipher: ContentCipher;
   clock: Clock;
   metrics: Metrics;
-  config: ConfigProvider;
-  onCommitted?: (entry: OutboxEntry) => void;
-}): Pick<KernelPorts, 'store' | 'directory' | 'idempotency' | 'auditTrail' | 'workflowRuns'> => {
-  const { client, tableName, clock, metrics, config } = options;
-  const records = new DynamoDbRecordStore(options);
+  /** Told of each committed outbox entry (local mode's stand-in for the table stream). */
+  onCommitted?: ((entry: OutboxEntry) => void) | undefined;
+}
+
+/** The record ports on the memory table: revisions, heads, outbox, directory and maintenance, sharing one table. */
+export const dynamoDbRecordStorage = (
+  options: DynamoDbRecordStorageOptions,
+  table = new MemoryTableClient(options),
+): Pick<KernelPorts, 'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance'> => {
+  const items = new RevisionItems(options);
+  const directory = new DynamoDbNamespaceDirectory(table);
+  const heads = new DynamoDbHeadProjection({ table, items });
   return {
-    store: records,
-    directory: records,
-    idempotency: new DynamoDbIdempotencyStore({ client, tableName, clock, metrics }),
+    revisions: new DynamoDbRevisionStore({ table, items, directory, heads, ...options }),
+    heads,
+    outbox: new DynamoDbOutbox(table),
+    directory,
+    maintenance: new DynamoDbRecordMaintenance({ table, items, heads }),
+  };
+};
+
+/** Every storage port of the kernel on the memory table, AWS and local alike. */
+export const dynamoDbPorts = (
+  options: DynamoDbRecordStorageOptions & { config: ConfigProvider },
+): Pick<
+  KernelPorts,
+  'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance' | 'idempotency' | 'auditTrail' | 'workflowRuns'
+> => {
+  const table = new MemoryTableClient(options);
+  return {
+    ...dynamoDbRecordStorage(options, table),
+    idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock }),
     auditTrail: new DynamoDbAuditTrail({
-      client,
-      tableName,
-      clock,
-      metrics,
-      retentionDays: () => kernelHousekeeping.of(config.current()).auditRetentionDays,
+      table,
+      clock: options.clock,
+      retentionDays: () => kernelHousekeeping.of(options.config.current()).auditRetentionDays,
     }),
-    workflowRuns: new DynamoDbWorkflowRunStore({ client, tableName, clock }),
+    workflowRuns: new DynamoDbWorkflowRunStore({ table, clock: options.clock }),
   };
 };

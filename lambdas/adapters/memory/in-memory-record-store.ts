@@ -1,15 +1,17 @@
+import type { Outbox, OutboxEntry } from '../../kernel/events/outbox.port.ts';
 import type { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { HeadProjection } from '../../kernel/records/head-projection.port.ts';
 import type { NamespaceDirectory, NamespaceEntry } from '../../kernel/records/namespace-directory.port.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
 import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import type { Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
+import type { RecordMaintenance } from '../../kernel/records/record-maintenance.port.ts';
 import {
   type AppendOptions,
   assertJournalWrittenOnce,
-  type OutboxEntry,
-  type RecordStore,
-} from '../../kernel/records/record-store.port.ts';
+  type RevisionStore,
+} from '../../kernel/records/revision-store.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 
 const revisionKey = (namespaceKey: string, id: string, revision: number): string =>
@@ -17,11 +19,13 @@ const revisionKey = (namespaceKey: string, id: string, revision: number): string
 const recordKey = (namespaceKey: string, id: string): string => `${namespaceKey}\u0000${id}`;
 
 /**
- * The test double of the record store: same contract as the DynamoDB adapter (the contract suite runs
- * against both), kept in process memory, no encryption. Revisions are frozen copies, as immutable as the
- * items DynamoDB would hold.
+ * The test double of the record ports: one state in process memory behind all five (revisions, heads,
+ * outbox, directory, maintenance), each with the same contract as its DynamoDB adapter (the contract suites
+ * run against both), no encryption. Revisions are frozen copies, as immutable as the items DynamoDB holds.
  */
-export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
+export class InMemoryRecordStore
+  implements RevisionStore, HeadProjection, Outbox, NamespaceDirectory, RecordMaintenance
+{
   readonly #clock: Clock;
   readonly #directory = new Map<string, NamespaceEntry>();
   readonly #revisions = new Map<string, RecordRevision>();
@@ -33,7 +37,7 @@ export class InMemoryRecordStore implements RecordStore, NamespaceDirectory {
   }
 
   async append(revision: RecordRevision, event: RecordEvent, options: AppendOptions = {}): Promise<void> {
-    assertJournalWrittenOnce(revision, revision.namespace.kind.journal);
+    assertJournalWrittenOnce(revision);
     if (options.after) await options.after;
     const key = revisionKey(revision.namespace.key, revision.id, revision.revision);
     if (this.#revisions.has(key)) throw new RevisionConflictError();

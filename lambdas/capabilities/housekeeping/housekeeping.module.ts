@@ -18,7 +18,8 @@ export const housekeepingModule = defineModule({
     handlers: workflowAdminHandlers(kernel.workflows, http),
     workflows: [
       retentionSweep({
-        store: kernel.store,
+        revisions: kernel.revisions,
+        maintenance: kernel.maintenance,
         directory: kernel.directory,
         clock: kernel.clock,
         writer: kernel.writer,

@@ -4,7 +4,8 @@ import { namespaceFromStorageKey, systemActor } from '../../kernel/namespaces/sy
 import type { NamespaceDirectory } from '../../kernel/records/namespace-directory.port.ts';
 import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../kernel/records/record.schema.ts';
-import type { RecordStore } from '../../kernel/records/record-store.port.ts';
+import type { RecordMaintenance } from '../../kernel/records/record-maintenance.port.ts';
+import type { RevisionStore } from '../../kernel/records/revision-store.port.ts';
 import type { RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../kernel/workflows/workflow-definition.ts';
@@ -27,7 +28,8 @@ export const RETENTION_SWEEP: WorkflowPolicy = {
 };
 
 export interface RetentionSweepDependencies {
-  readonly store: RecordStore;
+  readonly revisions: Pick<RevisionStore, 'getHead'>;
+  readonly maintenance: Pick<RecordMaintenance, 'listExpiredHeads' | 'purge'>;
   readonly directory: NamespaceDirectory;
   readonly clock: Clock;
   readonly writer: RevisionWriter;
@@ -58,7 +60,7 @@ export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplem
         if (!namespace) continue;
         let headCursor: string | undefined;
         do {
-          const heads = await deps.store.listExpiredHeads(namespace, {
+          const heads = await deps.maintenance.listExpiredHeads(namespace, {
             limit: PAGE,
             cursor: headCursor,
             expiredBefore,
@@ -98,9 +100,9 @@ export const retentionSweep = (deps: RetentionSweepDependencies): WorkflowImplem
         const purgedItems = await forEachExpiredHead(input, horizon, async (namespace, head) => {
           // The head projection may lag behind a later, live revision: purge only when the record's canonical
           // head (its greatest revision) has expired too.
-          if ((await deps.store.getHead(namespace, head.id)) !== undefined) return 0;
+          if ((await deps.revisions.getHead(namespace, head.id)) !== undefined) return 0;
           purgedRecords += 1;
-          return deps.store.purge(namespace, head.id);
+          return deps.maintenance.purge(namespace, head.id);
         });
         return { ...input, counts: { ...input.counts, purgedRecords, purgedItems } };
       },

@@ -1,10 +1,10 @@
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { RecordKinds } from '../../kernel/namespaces/record-kind.ts';
 import { namespaceFromStorageKey, systemActor } from '../../kernel/namespaces/system-namespaces.ts';
+import type { HeadProjection } from '../../kernel/records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../../kernel/records/namespace-directory.port.ts';
 import { RevisionConflictError } from '../../kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../kernel/records/record.schema.ts';
-import type { RecordStore } from '../../kernel/records/record-store.port.ts';
 import type { RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../kernel/workflows/workflow-definition.ts';
@@ -34,7 +34,7 @@ export const BELIEF_SYNTHESIS: WorkflowPolicy = {
 };
 
 export interface BeliefSynthesisDependencies {
-  readonly store: RecordStore;
+  readonly heads: Pick<HeadProjection, 'listHeads'>;
   readonly directory: NamespaceDirectory;
   readonly clock: Clock;
   readonly writer: RevisionWriter;
@@ -145,7 +145,7 @@ export const beliefSynthesis = (deps: BeliefSynthesisDependencies): WorkflowImpl
         if (!namespace || !holdsBeliefs(namespace)) continue;
         let headCursor: string | undefined;
         do {
-          const heads = await deps.store.listHeads(namespace, { limit: PAGE, cursor: headCursor });
+          const heads = await deps.heads.listHeads(namespace, { limit: PAGE, cursor: headCursor });
           for (const head of heads.items) {
             const outcome = await synthesize(head);
             if (outcome === 'unreadable') {

@@ -4,10 +4,11 @@ import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import { SensitiveContentRefusedError } from '../../kernel/protection/protection.errors.ts';
 import type { SensitiveContentReason } from '../../kernel/protection/protection.schema.ts';
 import { screenRule } from '../../kernel/protection/rule-screen.ts';
+import type { HeadProjection } from '../../kernel/records/head-projection.port.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
 import { RevisionMismatchError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
-import type { RecordStore } from '../../kernel/records/record-store.port.ts';
+import type { RevisionStore } from '../../kernel/records/revision-store.port.ts';
 import { isExpectedRevision, type RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import type { IdGenerator } from '../../kernel/time/ids.ts';
@@ -69,8 +70,9 @@ export interface BeliefCorrection {
 }
 
 export interface BeliefsServiceDependencies {
-  /** Reads and listings; every write goes through `writer`. */
-  readonly store: Pick<RecordStore, 'getHead' | 'listHeads' | 'listRevisions'>;
+  /** Reads; every write goes through `writer`. */
+  readonly revisions: Pick<RevisionStore, 'getHead' | 'listRevisions'>;
+  readonly heads: Pick<HeadProjection, 'listHeads'>;
   readonly writer: RevisionWriter;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -154,7 +156,7 @@ export class BeliefsService {
     while (kindIndex < kinds.length && items.length < page.limit) {
       const kind = kinds[kindIndex] as RuleKind;
       const namespace = scope.namespace(BELIEF_KINDS[kind], { agent: filter.agent });
-      const heads = await this.#deps.store.listHeads(namespace, { limit: page.limit - items.length, cursor });
+      const heads = await this.#deps.heads.listHeads(namespace, { limit: page.limit - items.length, cursor });
       for (const head of heads.items) {
         const view = this.#view(head, filter.agent);
         if (view && (filter.status === undefined || view.belief.status === filter.status)) items.push(view);
@@ -184,7 +186,7 @@ export class BeliefsService {
     let cursor = page.cursor;
     // Pages wholly before the forgetting are skipped rather than answered empty.
     for (let refill = 0; refill < MAX_HISTORY_REFILLS; refill++) {
-      const revisions = await this.#deps.store.listRevisions(namespace, id, { limit: page.limit, cursor });
+      const revisions = await this.#deps.revisions.listRevisions(namespace, id, { limit: page.limit, cursor });
       for (const revision of revisions.items)
         if (revision.revision > since && revision.status === 'active')
           items.push(this.#viewOf(revision, Belief.parse(revision.content)));
@@ -265,7 +267,7 @@ export class BeliefsService {
     let forgotten = 0;
     let cursor: string | undefined;
     do {
-      const heads = await this.#deps.store.listHeads(namespace, { limit: RESET_PAGE, cursor });
+      const heads = await this.#deps.heads.listHeads(namespace, { limit: RESET_PAGE, cursor });
       const outcomes = await Promise.all(heads.items.map((head) => this.#forgetRetrying(scope, namespace, head)));
       forgotten += outcomes.filter(Boolean).length;
       cursor = heads.nextCursor;
@@ -375,7 +377,7 @@ export class BeliefsService {
     const address = parseBeliefId(id);
     if (!address) throw new NotFoundError();
     const namespace = scope.namespace(BELIEF_KINDS[address.kind], { agent: address.agent });
-    const head = await this.#deps.store.getHead(namespace, id);
+    const head = await this.#deps.revisions.getHead(namespace, id);
     if (head?.status !== 'active') throw new NotFoundError();
     return { head, namespace, agent: address.agent };
   }

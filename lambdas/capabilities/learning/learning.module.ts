@@ -25,7 +25,8 @@ export const learningModule = defineModule({
   build: ({ kernel, http, use }) => {
     const learning = (agent: string | undefined) => learningSettings.of(kernel.config.current(), agent);
     const beliefs = new BeliefsService({
-      store: kernel.store,
+      revisions: kernel.revisions,
+      heads: kernel.heads,
       writer: kernel.writer,
       clock: kernel.clock,
       ids: kernel.ids,
@@ -57,7 +58,7 @@ export const learningModule = defineModule({
       handlers: learningHandlers(services, http),
       workflows: [
         beliefSynthesis({
-          store: kernel.store,
+          heads: kernel.heads,
           directory: kernel.directory,
           clock: kernel.clock,
           writer: kernel.writer,

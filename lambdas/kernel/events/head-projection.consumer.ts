@@ -1,8 +1,9 @@
 import { DomainError } from '../errors/domain-error.ts';
 import type { RecordKinds } from '../namespaces/record-kind.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
+import type { HeadProjection } from '../records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
-import type { RecordStore } from '../records/record-store.port.ts';
+import type { RevisionStore } from '../records/revision-store.port.ts';
 import type { ConsumeOutcome, EventConsumer } from './event-consumer.port.ts';
 import type { RecordEvent } from './record-event.schema.ts';
 
@@ -12,17 +13,20 @@ import type { RecordEvent } from './record-event.schema.ts';
  */
 export class HeadProjectionConsumer implements EventConsumer {
   readonly name = 'head-projection';
-  readonly #store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
+  readonly #revisions: Pick<RevisionStore, 'getRevision'>;
+  readonly #heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
   readonly #directory: NamespaceDirectory;
   readonly #kinds: RecordKinds;
 
   constructor(deps: {
-    store: Pick<RecordStore, 'getRevision' | 'projectHead' | 'projectedRevision'>;
+    revisions: Pick<RevisionStore, 'getRevision'>;
+    heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
     directory: NamespaceDirectory;
     /** Every record kind of the deployment: events of all of them arrive here. */
     kinds: RecordKinds;
   }) {
-    this.#store = deps.store;
+    this.#revisions = deps.revisions;
+    this.#heads = deps.heads;
     this.#directory = deps.directory;
     this.#kinds = deps.kinds;
   }
@@ -37,11 +41,11 @@ export class HeadProjectionConsumer implements EventConsumer {
     // hash or kind is a fault, retried and then dead-lettered, not skipped.
     if (!namespace) throw new UnresolvedNamespaceError();
     // Most events arrive after the writer already moved the head: settle those without reading content.
-    const projected = await this.#store.projectedRevision(namespace, event.record_id);
+    const projected = await this.#heads.projectedRevision(namespace, event.record_id);
     if (projected !== undefined && projected >= event.revision) return 'ignored';
-    const revision = await this.#store.getRevision(namespace, event.record_id, event.revision);
+    const revision = await this.#revisions.getRevision(namespace, event.record_id, event.revision);
     if (!revision) return 'ignored';
-    return (await this.#store.projectHead(revision)) ? 'applied' : 'ignored';
+    return (await this.#heads.projectHead(revision)) ? 'applied' : 'ignored';
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Metrics } from '../observability/metrics.port.ts';
-import type { OutboxEntry, RecordStore } from '../records/record-store.port.ts';
 import type { Clock } from '../time/clock.ts';
 import type { EventPublisher } from './event-publisher.port.ts';
+import type { Outbox, OutboxEntry } from './outbox.port.ts';
 
 export interface RelayReport {
   readonly published: number;
@@ -14,13 +14,13 @@ export interface RelayReport {
  * leaves the marker, and the sweep finds it. Nothing committed is ever dropped.
  */
 export class OutboxRelay {
-  readonly #outbox: Pick<RecordStore, 'pendingEvents' | 'clearOutboxMarker'>;
+  readonly #outbox: Outbox;
   readonly #publisher: EventPublisher;
   readonly #clock: Clock;
   readonly #metrics: Metrics;
 
   constructor(deps: {
-    outbox: Pick<RecordStore, 'pendingEvents' | 'clearOutboxMarker'>;
+    outbox: Outbox;
     publisher: EventPublisher;
     clock: Clock;
     metrics: Metrics;

@@ -1,7 +1,9 @@
 import type { RecordKinds } from '../namespaces/record-kind.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
+import type { HeadProjection } from '../records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
-import type { RecordStore } from '../records/record-store.port.ts';
+import type { RecordMaintenance } from '../records/record-maintenance.port.ts';
+import type { RevisionStore } from '../records/revision-store.port.ts';
 import type { OutboxRelay } from './outbox-relay.ts';
 
 export interface ReconcileReport {
@@ -17,18 +19,28 @@ export interface ReconcileReport {
 
 const PAGE = 100;
 
+export interface ReconcilerDependencies {
+  readonly revisions: Pick<RevisionStore, 'getHead'>;
+  readonly heads: Pick<HeadProjection, 'projectHead'>;
+  readonly maintenance: Pick<RecordMaintenance, 'listRecordIds'>;
+  readonly directory: NamespaceDirectory;
+  readonly relay: OutboxRelay;
+  /** Every record kind of the deployment: the directory holds namespaces of all of them. */
+  readonly kinds: RecordKinds;
+}
+
 /**
  * Rebuilds projections from canonical state: every record's head projection is moved to its greatest
  * committed revision, and every event still in the outbox is published. Says what it repaired.
  */
 export class Reconciler {
-  readonly #store: RecordStore;
+  readonly #deps: ReconcilerDependencies;
   readonly #directory: NamespaceDirectory;
   readonly #relay: OutboxRelay;
   readonly #kinds: RecordKinds;
 
-  constructor(deps: { store: RecordStore; directory: NamespaceDirectory; relay: OutboxRelay; kinds: RecordKinds }) {
-    this.#store = deps.store;
+  constructor(deps: ReconcilerDependencies) {
+    this.#deps = deps;
     this.#directory = deps.directory;
     this.#relay = deps.relay;
     this.#kinds = deps.kinds;
@@ -47,11 +59,11 @@ export class Reconciler {
         namespaces += 1;
         let recordCursor: string | undefined;
         do {
-          const ids = await this.#store.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
+          const ids = await this.#deps.maintenance.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
           for (const id of ids.items) {
             records += 1;
-            const head = await this.#store.getHead(namespace, id);
-            if (head && (await this.#store.projectHead(head))) headsRepaired += 1;
+            const head = await this.#deps.revisions.getHead(namespace, id);
+            if (head && (await this.#deps.heads.projectHead(head))) headsRepaired += 1;
           }
           recordCursor = ids.nextCursor;
         } while (recordCursor);

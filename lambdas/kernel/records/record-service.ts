@@ -7,6 +7,7 @@ import type { RecordKind } from '../namespaces/record-kind.ts';
 import { assertNoSensitiveContent } from '../protection/sensitive-content-screen.ts';
 import type { Clock } from '../time/clock.ts';
 import { type IdGenerator, ULID_PATTERN } from '../time/ids.ts';
+import type { HeadProjection } from './head-projection.port.ts';
 import {
   ExpectedRevisionRequiredError,
   IdempotencyKeyReusedError,
@@ -15,7 +16,7 @@ import {
   RevisionMismatchError,
 } from './record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
-import type { RecordStore } from './record-store.port.ts';
+import type { RevisionStore } from './revision-store.port.ts';
 import { isExpectedRevision, type RevisionWriter } from './revision-writer.ts';
 
 const DAY_MS = 86_400_000;
@@ -74,7 +75,8 @@ export interface RecordServiceSpec<Content> {
 }
 
 export interface RecordServiceDependencies {
-  readonly store: RecordStore;
+  readonly revisions: Pick<RevisionStore, 'getHead' | 'getRevision' | 'listRevisions'>;
+  readonly heads: Pick<HeadProjection, 'listHeads'>;
   readonly writer: RevisionWriter;
   readonly idempotency: IdempotencyStore;
   readonly clock: Clock;
@@ -184,7 +186,7 @@ export class RecordService<Content> {
       // Under an Idempotency-Key the record id belongs to the key: whoever of the first attempt and its replays
       // committed revision 1, every one of them answers with it.
       if (!(error instanceof RevisionConflictError) || idempotencyKey === undefined) throw error;
-      const committed = await this.#deps.store.getRevision(namespace, first.id, 1);
+      const committed = await this.#deps.revisions.getRevision(namespace, first.id, 1);
       if (!committed) throw new NotFoundError({ cause: error });
       return { result: { record: this.#view(committed), replayed }, ownWrite: false };
     }
@@ -195,14 +197,14 @@ export class RecordService<Content> {
   }
 
   async list(scope: Scope, narrowing: Narrowing, page: PageRequest): Promise<Page<RecordView<Content>>> {
-    const heads = await this.#deps.store.listHeads(scope.namespace(this.#kind.kind, narrowing), page);
+    const heads = await this.#deps.heads.listHeads(scope.namespace(this.#kind.kind, narrowing), page);
     return { items: heads.items.map((head) => this.#view(head)), nextCursor: heads.nextCursor };
   }
 
   async history(scope: Scope, narrowing: Narrowing, id: string, page: PageRequest): Promise<Page<RecordView<Content>>> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     await this.#liveHead(namespace, id);
-    const revisions = await this.#deps.store.listRevisions(namespace, id, page);
+    const revisions = await this.#deps.revisions.listRevisions(namespace, id, page);
     return { items: revisions.items.map((revision) => this.#view(revision)), nextCursor: revisions.nextCursor };
   }
 
@@ -241,7 +243,7 @@ export class RecordService<Content> {
   ): Promise<{ record: RecordView<Content>; created: boolean }> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     if (!this.#idPattern.test(id)) throw new NotFoundError();
-    const head = await this.#deps.store.getHead(namespace, id);
+    const head = await this.#deps.revisions.getHead(namespace, id);
     const live = head?.status === 'active' ? head : undefined;
     if (live && expected === undefined) throw new ExpectedRevisionRequiredError();
     if (expected !== undefined && (!live || !isExpectedRevision(live, expected)))
@@ -276,7 +278,7 @@ export class RecordService<Content> {
 
   async #liveHead(namespace: Namespace, id: string): Promise<RecordRevision> {
     if (!this.#idPattern.test(id)) throw new NotFoundError();
-    const head = await this.#deps.store.getHead(namespace, id);
+    const head = await this.#deps.revisions.getHead(namespace, id);
     if (!head || head.status === 'deleted') throw new NotFoundError();
     return head;
   }

@@ -7,7 +7,7 @@ import type { Clock } from '../time/clock.ts';
 import type { IdGenerator } from '../time/ids.ts';
 import { RevisionConflictError, RevisionMismatchError } from './record.errors.ts';
 import type { Actor, ExpectedRevisions, RecordRevision, RecordStatus } from './record.schema.ts';
-import type { AppendOptions, RecordStore } from './record-store.port.ts';
+import type { AppendOptions, RevisionStore } from './revision-store.port.ts';
 
 /** A writer that keeps losing the race for the next revision backs off and tries again, this many times. */
 export const MAX_WRITE_ATTEMPTS = 25;
@@ -29,7 +29,7 @@ export type UpdateDecision<T> =
   | { readonly keep: T };
 
 export interface RevisionWriterDependencies {
-  readonly store: Pick<RecordStore, 'append' | 'getHead'>;
+  readonly revisions: Pick<RevisionStore, 'append' | 'getHead'>;
   readonly ids: IdGenerator;
   readonly clock: Clock;
   /** How a writer that lost a race waits before reading again; full jitter unless a test makes it instant. */
@@ -93,7 +93,7 @@ export class RevisionWriter {
     type: RecordEventType,
     options: AppendOptions & { readonly idempotencyKey?: string | undefined } = {},
   ): Promise<void> {
-    return this.#deps.store.append(
+    return this.#deps.revisions.append(
       revision,
       recordEventOf(revision, type, this.#deps.ids.next(), options.idempotencyKey),
       {
@@ -112,7 +112,7 @@ export class RevisionWriter {
       await this.append(revision, type);
     } catch (error) {
       if (!(error instanceof RevisionConflictError)) throw error;
-      const current = await this.#deps.store.getHead(revision.namespace, revision.id);
+      const current = await this.#deps.revisions.getHead(revision.namespace, revision.id);
       if (current?.status !== 'active') throw new NotFoundError({ cause: error });
       throw new RevisionMismatchError(current.id, current.revision, { cause: error });
     }
@@ -138,7 +138,7 @@ export class RevisionWriter {
     return retrying(
       async (attempt) => {
         const guessed = attempt === 0 && options.guess !== undefined;
-        const head = guessed ? options.guess : await this.#deps.store.getHead(namespace, id);
+        const head = guessed ? options.guess : await this.#deps.revisions.getHead(namespace, id);
         const decision = decide(head);
         if ('keep' in decision) return guessed ? again('at-once') : done(decision.keep);
         try {

@@ -39,7 +39,12 @@ describe('Event consumers', () => {
 
   describe('Class: HeadProjectionConsumer', () => {
     it('applies an event once; its duplicate changes nothing', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
+      const consumer = new HeadProjectionConsumer({
+        revisions: store,
+        heads: store,
+        directory: store,
+        kinds: RECORD_KINDS,
+      });
       const id = newRecordId();
       const first = revisionOf(notes, id, 1);
       await store.append(first, eventOf(first));
@@ -56,7 +61,12 @@ describe('Event consumers', () => {
     });
 
     it('moves a lagging head forward, and an older revision arriving afterwards changes nothing', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
+      const consumer = new HeadProjectionConsumer({
+        revisions: store,
+        heads: store,
+        directory: store,
+        kinds: RECORD_KINDS,
+      });
       const [, second, third] = await commitWithoutProjection(newRecordId(), 1, 3);
       expect(await projectedRevision()).toBeUndefined();
 
@@ -81,14 +91,24 @@ describe('Event consumers', () => {
           return Reflect.get(target, name)?.bind?.(target) ?? Reflect.get(target, name);
         },
       });
-      const consumer = new HeadProjectionConsumer({ store: watched, directory: watched, kinds: RECORD_KINDS });
+      const consumer = new HeadProjectionConsumer({
+        revisions: watched,
+        heads: watched,
+        directory: watched,
+        kinds: RECORD_KINDS,
+      });
 
       expect(await consumer.consume(eventOf(event))).toBe('ignored');
       expect(touched).toEqual([]);
     });
 
     it('refuses (so the bus retries, then dead-letters) an event whose namespace it cannot resolve', async () => {
-      const consumer = new HeadProjectionConsumer({ store, directory: store, kinds: RECORD_KINDS });
+      const consumer = new HeadProjectionConsumer({
+        revisions: store,
+        heads: store,
+        directory: store,
+        kinds: RECORD_KINDS,
+      });
       const stranger = revisionOf(scopeOf({ tenant: 'globex' }).namespace(KINDS.note), newRecordId(), 1);
 
       await expect(consumer.consume(eventOf(stranger))).rejects.toBeInstanceOf(UnresolvedNamespaceError);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CandidateRule } from '../../../lambdas/capabilities/learning/belief.schema.ts';
 import { NotFoundError, ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
-import type { RecordStore } from '../../../lambdas/kernel/records/record-store.port.ts';
+import type { HeadProjection } from '../../../lambdas/kernel/records/head-projection.port.ts';
 import { assembleBackend, inMemoryPorts } from '../../support/in-memory-backend.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
@@ -24,7 +24,7 @@ const backendWithOutage = (failing: (kind: string, ownerType: string, agent?: st
   const fakes = inMemoryPorts();
   const real = fakes.records;
   let outage = false;
-  const listHeads: RecordStore['listHeads'] = (namespace, page) => {
+  const listHeads: HeadProjection['listHeads'] = (namespace, page) => {
     const owner = namespace.owner;
     const agent = owner.type === 'principal' ? owner.agent : undefined;
     if (outage && failing(namespace.kind.name, owner.type, agent))
@@ -38,8 +38,8 @@ const backendWithOutage = (failing: (kind: string, ownerType: string, agent?: st
       const member = Reflect.get(target, property, target);
       return typeof member === 'function' ? member.bind(target) : member;
     },
-  }) as RecordStore;
-  const backend = assembleBackend({ ...fakes.ports, store: records });
+  }) as HeadProjection;
+  const backend = assembleBackend({ ...fakes.ports, heads: records });
   return { backend, fakes, startOutage: () => (outage = true) };
 };
 

@@ -26,7 +26,7 @@ describe('Class: RevisionWriter', () => {
     store = new InMemoryRecordStore({ clock });
     waits = [];
     writer = new RevisionWriter({
-      store,
+      revisions: store,
       ids: createUlidGenerator(),
       clock,
       backoff: async (failed) => {
@@ -142,7 +142,7 @@ describe('Class: RevisionWriter', () => {
 
     it('gives up after the bounded attempts with a retryable error, having backed off after each lost race', async () => {
       const crowded = new RevisionWriter({
-        store: { getHead: store.getHead.bind(store), append: () => Promise.reject(new RevisionConflictError()) },
+        revisions: { getHead: store.getHead.bind(store), append: () => Promise.reject(new RevisionConflictError()) },
         ids: createUlidGenerator(),
         clock,
         backoff: async (failed) => {

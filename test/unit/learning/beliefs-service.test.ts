@@ -64,9 +64,10 @@ describe('Class: BeliefsService', () => {
       } as unknown as InMemoryRecordStore;
       let attempts = 0;
       const beliefs = new BeliefsService({
-        store: crowded,
+        revisions: crowded,
+        heads: crowded,
         writer: new RevisionWriter({
-          store: crowded,
+          revisions: crowded,
           ids,
           clock,
           backoff: async () => {
@@ -223,8 +224,9 @@ describe('Class: BeliefsService', () => {
         },
       });
       const beliefs = new BeliefsService({
-        store: crowded,
-        writer: new RevisionWriter({ store: crowded, ids, clock, backoff: async () => undefined }),
+        revisions: crowded,
+        heads: crowded,
+        writer: new RevisionWriter({ revisions: crowded, ids, clock, backoff: async () => undefined }),
         clock,
         ids,
         learning: () => DEFAULT_CONFIG.learning,

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { SessionEventInput } from '../../../lambdas/capabilities/learning/session-event.schema.ts';
 import { ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
-import type { AppendOptions } from '../../../lambdas/kernel/records/record-store.port.ts';
+import type { AppendOptions } from '../../../lambdas/kernel/records/revision-store.port.ts';
 import type { Backend } from '../../support/in-memory-backend.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 import { declaredSignal } from '../../support/learning-events.ts';

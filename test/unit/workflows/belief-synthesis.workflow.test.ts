@@ -80,10 +80,10 @@ describe('Function: beliefSynthesis', () => {
 
   const synthesis = () =>
     beliefSynthesis({
-      store,
+      heads: store,
       directory: store,
       clock,
-      writer: new RevisionWriter({ store, ids, clock }),
+      writer: new RevisionWriter({ revisions: store, ids, clock }),
       kinds: RECORD_KINDS,
       learning: (agent) => learning(agent),
     });
@@ -402,12 +402,12 @@ describe('Function: beliefSynthesis', () => {
       await stored(coderPreferences(), declared());
       clock.advanceDays(61);
       const failing = beliefSynthesis({
-        store: Object.assign(Object.create(store) as InMemoryRecordStore, {
+        heads: Object.assign(Object.create(store) as InMemoryRecordStore, {
           listHeads: () => Promise.reject(new Error('storage down')),
         }),
         directory: store,
         clock,
-        writer: new RevisionWriter({ store, ids, clock }),
+        writer: new RevisionWriter({ revisions: store, ids, clock }),
         kinds: RECORD_KINDS,
         learning,
       });

@@ -1,18 +1,24 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoDbRecordStore } from '../../lambdas/adapters/dynamodb/dynamodb-record-store.ts';
+import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
 import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
-import { describeRecordStoreContract } from '../contract/record-store.contract.ts';
+import { describeHeadProjectionContract } from '../contract/head-projection.contract.ts';
+import { describeNamespaceDirectoryContract } from '../contract/namespace-directory.contract.ts';
+import { describeOutboxContract } from '../contract/outbox.contract.ts';
+import { describeRecordMaintenanceContract } from '../contract/record-maintenance.contract.ts';
+import type { CreateRecordStorage } from '../contract/record-storage.fixture.ts';
+import { describeRevisionStoreContract } from '../contract/revision-store.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
-describeRecordStoreContract('DynamoDB adapter on the embedded engine', async (clock) => {
+/** The DynamoDB adapters of the five ports, on one table of the embedded engine with the real Encryption SDK. */
+const onTheEngine: CreateRecordStorage = async (clock) => {
   const table = await startEmbeddedTable();
   return {
-    store: new DynamoDbRecordStore({
+    storage: dynamoDbRecordStorage({
       client: table.client,
       tableName: table.tableName,
       cipher: table.cipher,
@@ -21,19 +27,28 @@ describeRecordStoreContract('DynamoDB adapter on the embedded engine', async (cl
     }),
     close: () => table.close(),
   };
-});
+};
 
-describe('Class: DynamoDbRecordStore', () => {
+for (const describeContract of [
+  describeRevisionStoreContract,
+  describeHeadProjectionContract,
+  describeOutboxContract,
+  describeNamespaceDirectoryContract,
+  describeRecordMaintenanceContract,
+])
+  describeContract('DynamoDB adapters on the embedded engine', onTheEngine);
+
+describe('Module: DynamoDB record storage', () => {
   describe('Method: append', () => {
     it('reports success once the revision is committed, even when the head projection cannot move yet', async () => {
       // Prepare
       const table = await startEmbeddedTable();
       const clock = new ManualClock('2026-06-01T00:00:00.000Z');
-      const store = new DynamoDbRecordStore({ ...table, clock });
+      const { revisions, heads } = dynamoDbRecordStorage({ ...table, clock });
       const notes = scopeOf().namespace(KINDS.note);
       const id = newRecordId();
       const first = revisionOf(notes, id, 1);
-      await store.append(first, eventOf(first));
+      await revisions.append(first, eventOf(first));
       const send = table.client.send.bind(table.client);
       let putCalls = 0;
       // The second put of the next append (the projection) fails as a throttled request would.
@@ -46,14 +61,14 @@ describe('Class: DynamoDbRecordStore', () => {
 
       // Act
       const second = revisionOf(notes, id, 2, { content: { text: 'committed', tags: [] } });
-      await store.append(second, eventOf(second));
+      await revisions.append(second, eventOf(second));
 
       // Assess
-      expect((await store.getHead(notes, id))?.content).toEqual({ text: 'committed', tags: [] });
+      expect((await revisions.getHead(notes, id))?.content).toEqual({ text: 'committed', tags: [] });
       expect(table.metrics.countOf('projection.deferred')).toBe(1);
-      expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
-      await store.projectHead(second);
-      expect((await store.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
+      expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
+      await heads.projectHead(second);
+      expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
       await table.close();
     });
   });
@@ -61,12 +76,15 @@ describe('Class: DynamoDbRecordStore', () => {
   describe('Method: append, for a journal kind', () => {
     it('writes one item per session event: the revision, with no head item beside it', async () => {
       const table = await startEmbeddedTable();
-      const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+      const { revisions, heads } = dynamoDbRecordStorage({
+        ...table,
+        clock: new ManualClock('2026-06-01T00:00:00.000Z'),
+      });
       const events = scopeOf().namespace(KINDS['session-events'], { session: 's1' });
       const id = newRecordId();
       const first = revisionOf(events, id, 1);
 
-      await store.append(first, eventOf(first));
+      await revisions.append(first, eventOf(first));
 
       const items = await table.client.send(
         new QueryCommand({
@@ -76,7 +94,7 @@ describe('Class: DynamoDbRecordStore', () => {
         }),
       );
       expect(items.Items?.map((item) => item.sk?.S)).toEqual([`R#${id}#0000000001`]);
-      expect((await store.listHeads(events, { limit: 10 })).items.map((head) => head.id)).toEqual([id]);
+      expect((await heads.listHeads(events, { limit: 10 })).items.map((head) => head.id)).toEqual([id]);
       await table.close();
     });
   });
@@ -84,7 +102,10 @@ describe('Class: DynamoDbRecordStore', () => {
   describe('Method: append, when the SDK retries a put that had committed', () => {
     it('recognises its own write instead of reporting a conflict', async () => {
       const table = await startEmbeddedTable();
-      const store = new DynamoDbRecordStore({ ...table, clock: new ManualClock('2026-06-01T00:00:00.000Z') });
+      const { revisions, heads } = dynamoDbRecordStorage({
+        ...table,
+        clock: new ManualClock('2026-06-01T00:00:00.000Z'),
+      });
       const notes = scopeOf().namespace(KINDS.note);
       const first = revisionOf(notes, newRecordId(), 1);
       const send = table.client.send.bind(table.client);
@@ -96,11 +117,11 @@ describe('Class: DynamoDbRecordStore', () => {
         return output;
       }) as typeof table.client.send;
 
-      await store.append(first, eventOf(first));
+      await revisions.append(first, eventOf(first));
       const rival = revisionOf(notes, first.id, 1, { content: { text: 'someone else', tags: [] } });
 
-      expect((await store.getHead(notes, first.id))?.revision).toBe(1);
-      await expect(store.append(rival, eventOf(rival))).rejects.toBeInstanceOf(RevisionConflictError);
+      expect((await revisions.getHead(notes, first.id))?.revision).toBe(1);
+      await expect(revisions.append(rival, eventOf(rival))).rejects.toBeInstanceOf(RevisionConflictError);
       await table.close();
     });
   });

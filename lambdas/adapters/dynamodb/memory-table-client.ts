@@ -1,0 +1,164 @@
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import { translateAwsError } from '../aws-service-errors.ts';
+
+/** An item of the memory table as plain values; marshalled to and from DynamoDB's attribute values here only. */
+export type Item = Record<string, unknown>;
+
+const MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false } as const;
+
+export interface QueryRequest {
+  /** The key condition, over `:`-named values. */
+  readonly where: string;
+  readonly values: Item;
+  readonly index?: string | undefined;
+  /** Continue after this key (the `lastKey` of the page before). */
+  readonly after?: Item | undefined;
+  readonly limit?: number | undefined;
+  /** Ascending sort key unless false. */
+  readonly forward?: boolean | undefined;
+  readonly projection?: string | undefined;
+  /** Strongly consistent unless false (a global index cannot be). */
+  readonly consistent?: boolean | undefined;
+}
+
+/**
+ * The memory table as every DynamoDB adapter reaches it: items in and out as plain values (`util-dynamodb`),
+ * each request's consumed capacity counted (`ReturnConsumedCapacity`), a failed condition answered as
+ * `false` (it still costs a write unit, which DynamoDB does not report on the error), and every other AWS
+ * failure translated once: retryable ones become ServiceUnavailable, the rest stay what they are.
+ */
+export class MemoryTableClient {
+  readonly tableName: string;
+  readonly #client: DynamoDBClient;
+  readonly #metrics: Metrics;
+
+  constructor(options: { client: DynamoDBClient; tableName: string; metrics: Metrics }) {
+    if (!options.tableName) throw new TypeError('The memory table needs a name');
+    this.#client = options.client;
+    this.tableName = options.tableName;
+    this.#metrics = options.metrics;
+  }
+
+  /** Puts `item`; false when `condition` did not hold (nothing was written). */
+  async put(item: Item, condition?: { readonly expression: string; readonly values?: Item }): Promise<boolean> {
+    return this.#conditional('PutItem', () =>
+      this.#client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: marshall(item, MARSHALL),
+          ...(condition && {
+            ConditionExpression: condition.expression,
+            ...(condition.values && { ExpressionAttributeValues: marshall(condition.values, MARSHALL) }),
+          }),
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+  }
+
+  async get(key: Item, options: { readonly projection?: string } = {}): Promise<Item | undefined> {
+    const output = await this.#send('GetItem', () =>
+      this.#client.send(
+        new GetItemCommand({
+          TableName: this.tableName,
+          Key: marshall(key, MARSHALL),
+          ...(options.projection && { ProjectionExpression: options.projection }),
+          ConsistentRead: true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    return output.Item && unmarshall(output.Item);
+  }
+
+  async query(request: QueryRequest): Promise<{ items: Item[]; lastKey?: Item | undefined }> {
+    const output = await this.#send('Query', () =>
+      this.#client.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          ...(request.index && { IndexName: request.index }),
+          KeyConditionExpression: request.where,
+          ExpressionAttributeValues: marshall(request.values, MARSHALL),
+          ...(request.after && { ExclusiveStartKey: marshall(request.after, MARSHALL) }),
+          ...(request.limit !== undefined && { Limit: request.limit }),
+          ...(request.forward === false && { ScanIndexForward: false }),
+          ...(request.projection && { ProjectionExpression: request.projection }),
+          ConsistentRead: request.consistent ?? true,
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    return {
+      items: (output.Items ?? []).map((item) => unmarshall(item)),
+      lastKey: output.LastEvaluatedKey && unmarshall(output.LastEvaluatedKey),
+    };
+  }
+
+  /** Updates the item at `key`; false when `condition` did not hold. */
+  async update(key: Item, expression: string, condition?: string): Promise<boolean> {
+    return this.#conditional('UpdateItem', () =>
+      this.#client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: marshall(key, MARSHALL),
+          UpdateExpression: expression,
+          ...(condition && { ConditionExpression: condition }),
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+  }
+
+  /** Deletes the item at `key`; true when there was one. */
+  async delete(key: Item): Promise<boolean> {
+    const output = await this.#send('DeleteItem', () =>
+      this.#client.send(
+        new DeleteItemCommand({
+          TableName: this.tableName,
+          Key: marshall(key, MARSHALL),
+          ReturnValues: 'ALL_OLD',
+          ReturnConsumedCapacity: 'TOTAL',
+        }),
+      ),
+    );
+    return output.Attributes !== undefined;
+  }
+
+  async #conditional(operation: string, call: () => Promise<{ ConsumedCapacity?: { CapacityUnits?: number } }>) {
+    try {
+      await this.#send(operation, call);
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async #send<T extends { ConsumedCapacity?: { CapacityUnits?: number } | undefined }>(
+    operation: string,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      const output = await call();
+      this.#metrics.storageRequest({ operation, capacityUnits: output.ConsumedCapacity?.CapacityUnits ?? 0 });
+      return output;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        // A failed condition still costs a write unit; DynamoDB does not report it on the error.
+        this.#metrics.storageRequest({ operation, capacityUnits: 1 });
+        throw error;
+      }
+      throw translateAwsError(error);
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidCursorError } from '../../lambdas/kernel/records/record.errors.ts';
+import type { RecordRevision } from '../../lambdas/kernel/records/record.schema.ts';
+import { newRecordId, revisionOf } from '../support/revisions.ts';
+import { type CreateRecordStorage, recordStorageContext } from './record-storage.fixture.ts';
+
+/** What every HeadProjection must do (see `record-storage.fixture.ts` for the storages it runs against). */
+export const describeHeadProjectionContract = (name: string, create: CreateRecordStorage) => {
+  describe(`Contract: HeadProjection (${name})`, () => {
+    const context = recordStorageContext(create);
+    describe('Method: listHeads', () => {
+      it('pages through the live heads in id order with an opaque cursor', async () => {
+        const ids = Array.from({ length: 7 }, () => newRecordId());
+        for (const id of ids) await context.append(revisionOf(context.notes, id, 1));
+        await context.append(revisionOf(context.notes, ids[2] as string, 2));
+
+        const seen: RecordRevision[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await context.storage.heads.listHeads(context.notes, { limit: 3, cursor });
+          expect(page.items.length).toBeLessThanOrEqual(3);
+          seen.push(...page.items);
+          cursor = page.nextCursor;
+        } while (cursor);
+
+        expect(seen.map((head) => head.id)).toEqual(ids);
+        expect(seen.find((head) => head.id === ids[2])?.revision).toBe(2);
+      });
+
+      it('pages backwards, newest id first, when asked to', async () => {
+        const ids = Array.from({ length: 5 }, () => newRecordId());
+        for (const id of ids) await context.append(revisionOf(context.notes, id, 1));
+
+        const seen: RecordRevision[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await context.storage.heads.listHeads(context.notes, { limit: 2, cursor, descending: true });
+          seen.push(...page.items);
+          cursor = page.nextCursor;
+        } while (cursor);
+
+        expect(seen.map((head) => head.id)).toEqual([...ids].reverse());
+      });
+
+      it('leaves out deleted records', async () => {
+        const [kept, deleted] = [newRecordId(), newRecordId()];
+        await context.append(revisionOf(context.notes, kept, 1));
+        await context.append(revisionOf(context.notes, deleted, 1));
+        await context.append(revisionOf(context.notes, deleted, 2, { status: 'deleted', content: null }));
+
+        expect(
+          (await context.storage.heads.listHeads(context.notes, { limit: 10 })).items.map((head) => head.id),
+        ).toEqual([kept]);
+      });
+
+      it('refuses a cursor it did not issue', async () => {
+        const forged = Buffer.from(JSON.stringify({ v: 1, p: 'R#x#0000000001' })).toString('base64url');
+        await expect(
+          context.storage.heads.listHeads(context.notes, { limit: 3, cursor: forged }),
+        ).rejects.toBeInstanceOf(InvalidCursorError);
+        await expect(
+          context.storage.heads.listHeads(context.notes, { limit: 3, cursor: 'not-a-cursor' }),
+        ).rejects.toBeInstanceOf(InvalidCursorError);
+      });
+    });
+
+    describe('Method: projectHead', () => {
+      it('moves forward only, and replays are harmless', async () => {
+        const id = newRecordId();
+        const first = await context.append(revisionOf(context.notes, id, 1));
+        const second = await context.append(revisionOf(context.notes, id, 2));
+
+        expect(await context.storage.heads.projectHead(first)).toBe(false);
+        expect(await context.storage.heads.projectHead(second)).toBe(false);
+
+        const [head] = (await context.storage.heads.listHeads(context.notes, { limit: 10 })).items;
+        expect(head?.revision).toBe(2);
+      });
+    });
+  });
+};
