@@ -4,7 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from '../bench-options.ts';
-import { BUNDLE_BASELINE_PATH, baselineOf, readBundleBaseline, writeBundleBaseline } from '../bundle-baseline.ts';
+import {
+  BUNDLE_BASELINE_DIR,
+  type BundleBaseline,
+  baselineOf,
+  readBundleBaselines,
+  writeBundleBaseline,
+} from '../bundle-baseline.ts';
 import { type BundleMeasurement, COLD_INIT_ENVIRONMENT, measureBundles } from '../lambda-bundles.ts';
 import { kib, ms, table } from '../report/markdown.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
@@ -17,7 +23,7 @@ export const lambdaBundlesScenario: Scenario = {
     const outDir = join(tmpdir(), 'memory-hub-bench-bundles');
     const bundles = await measureBundles({ outDir, runs: options.coldInitRuns }, log);
     if (options.saveBundleBaseline !== undefined) {
-      await writeBundleBaseline(
+      const path = await writeBundleBaseline(
         {
           name: options.saveBundleBaseline,
           revision: execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim(),
@@ -26,7 +32,7 @@ export const lambdaBundlesScenario: Scenario = {
         },
         bundles,
       );
-      log(`lambda-bundles: saved the figures as ${BUNDLE_BASELINE_PATH}`);
+      log(`lambda-bundles: saved the figures as ${path}`);
     }
     const comparison = await comparisonSection(bundles);
     const rows = bundles.map((bundle) => {
@@ -100,42 +106,75 @@ export const lambdaBundlesScenario: Scenario = {
   },
 };
 
-/** Each entry beside the baseline bundle its handlers were deployed from (entries move and regroup; handlers stay). */
+/**
+ * Each entry beside the baseline bundles its handlers were deployed from, oldest baseline first (entries move
+ * and regroup; handlers stay).
+ */
 const comparisonSection = async (bundles: readonly BundleMeasurement[]) => {
-  const baseline = await readBundleBaseline();
-  if (baseline === undefined) return undefined;
+  const baselines = await readBundleBaselines();
+  const [oldest] = baselines;
+  if (oldest === undefined) return undefined;
+  const labels = baselines.map((_, index) => String.fromCharCode(65 + index));
+  /** The baseline bundles a current bundle's handlers came from (several when the entry gathers handlers). */
+  const sourcesOf = (bundle: BundleMeasurement, baseline: BundleBaseline) => [
+    ...new Set(bundle.handlers.map((handler) => baselineOf(baseline, handler)).filter((found) => found !== undefined)),
+  ];
   const rows = bundles.flatMap((bundle) => {
     if (bundle.failure !== undefined) return [];
-    const before = [
-      ...new Set(bundle.handlers.map((handler) => baselineOf(baseline, handler)).filter((found) => found)),
-    ];
-    const [first] = before;
-    const beforeSize = before.map((found) => kib(found?.bytes ?? Number.NaN)).join(' / ');
-    const beforeInit = before.map((found) => ms(found?.importMedian ?? Number.NaN)).join(' / ');
+    const sources = baselines.map((baseline) => sourcesOf(bundle, baseline));
+    const [first] = sources[0] ?? [];
+    const sizes = sources.map((found) => (found.length === 0 ? 'new' : found.map((one) => kib(one.bytes)).join(' / ')));
+    const inits = sources.map((found) =>
+      found.length === 0 ? '—' : found.map((one) => ms(one.importMedian)).join(' / '),
+    );
     return [
       [
         `\`${bundle.entry}\``,
         bundle.handlers.join(', '),
-        first === undefined ? 'new' : before.map((found) => `\`${found?.entry}\``).join(', '),
-        first === undefined ? '—' : beforeSize,
+        first === undefined ? 'new' : (sources[0] ?? []).map((found) => `\`${found.entry}\``).join(', '),
+        ...sizes,
         kib(bundle.bytes),
         first === undefined ? '—' : `${(((bundle.bytes - first.bytes) / first.bytes) * 100).toFixed(0)}%`,
-        first === undefined ? '—' : beforeInit,
+        ...inits,
         ms(bundle.importMedian),
       ],
     ];
   });
+  const legend = baselines.map(
+    (baseline, index) =>
+      `- **${labels[index]}** — ${baseline.name}: measured at \`${baseline.revision}\` (${baseline.measuredAt.slice(0, 10)}, ` +
+      `\`${baseline.command}\`, median of ${baseline.bundles[0]?.importMilliseconds.length ?? 0} cold imports).`,
+  );
   return {
-    title: `Lambda bundles: now and ${baseline.name}`,
+    title: `Lambda bundles: now and ${baselines.map((baseline) => baseline.name).join(', ')}`,
     body: [
-      `The baseline was measured by the same scenario at \`${baseline.revision}\` (${baseline.measuredAt.slice(0, 10)}, \`${baseline.command}\`, ` +
-        `median of ${baseline.bundles[0]?.importMilliseconds.length ?? 0} cold imports) and is kept in \`${BUNDLE_BASELINE_PATH}\`. ` +
+      `Each baseline was measured by the same scenario at the revision it stands for and is kept in \`${BUNDLE_BASELINE_DIR}/\`. ` +
         'Handlers are matched by export name: each is one function, whichever entry it is bundled from.',
       '',
+      ...legend,
+      '',
       table(
-        ['Entry now', 'Handlers', 'Entry then', 'Size then', 'Size now', 'Change', 'Init then ms', 'Init now ms'],
+        [
+          'Entry now',
+          'Handlers',
+          `Entry in ${labels[0]}`,
+          ...labels.map((label) => `Size ${label}`),
+          'Size now',
+          `Change since ${labels[0]}`,
+          ...labels.map((label) => `Init ${label} ms`),
+          'Init now ms',
+        ],
         rows,
-        ['left', 'left', 'left', 'right', 'right', 'right', 'right', 'right'],
+        [
+          'left',
+          'left',
+          'left',
+          ...labels.map(() => 'right' as const),
+          'right',
+          'right',
+          ...labels.map(() => 'right' as const),
+          'right',
+        ],
       ),
     ].join('\n'),
   };

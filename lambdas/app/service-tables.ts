@@ -1,14 +1,16 @@
 /**
- * The whole service's tables, composed from its capabilities (`capabilities.ts`): what local mode serves,
- * what the generated documents are built from, and what tests about the whole service check.
+ * The tables of a whole service, composed from its capabilities: what local mode serves, what the generated
+ * documents are built from, and what tests about the whole service check. `SERVICE` is the one this
+ * repository deploys (`capabilities.ts`); a test may compose another from its own module list.
  */
-import type { ConsumerDeclaration } from '../composition/capability-module.ts';
+import type { AnyCapabilityModule, ConsumerDeclaration } from '../composition/capability-module.ts';
 import { HEAD_PROJECTION_CONSUMER } from '../composition/compose-service.ts';
 import {
   configSectionsOf,
   consumersOf,
   operationsOf,
   recordKindsOf,
+  type SectionsOf,
   withRequiredModules,
   workflowsOf,
 } from '../composition/module-tables.ts';
@@ -18,30 +20,44 @@ import { recordEventContract } from '../kernel/events/record-event.schema.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import { CAPABILITIES } from './capabilities.ts';
 
-export const SERVICE_MODULES = withRequiredModules(CAPABILITIES);
-export const API_OPERATIONS = operationsOf(CAPABILITIES);
-export const RECORD_KINDS = RecordKinds.of(recordKindsOf(SERVICE_MODULES));
-export const WORKFLOWS = workflowsOf(SERVICE_MODULES);
-
 /** The event backbone's entry: the relay, its sweep and the kernel's head projection. */
 export const EVENT_BACKBONE_ENTRY = 'lambdas/app/event-backbone.lambda.ts';
 
-/** Every consumer of record events: the kernel's head projection, then the modules'. */
-export const CONSUMERS: readonly ConsumerDeclaration[] = [
-  {
-    name: HEAD_PROJECTION_CONSUMER,
-    entry: EVENT_BACKBONE_ENTRY,
-    handler: 'projectHead',
-    description: 'Projects record events onto the head items',
-  },
-  ...consumersOf(SERVICE_MODULES),
-];
+/** Every table of a service made of `modules` (listed in the order their operations are documented). */
+export const serviceTables = <const Modules extends readonly AnyCapabilityModule[]>(modules: Modules) => {
+  const consumers: readonly ConsumerDeclaration[] = [
+    {
+      name: HEAD_PROJECTION_CONSUMER,
+      entry: EVENT_BACKBONE_ENTRY,
+      handler: 'projectHead',
+      description: 'Projects record events onto the head items',
+    },
+    ...consumersOf(withRequiredModules(modules)),
+  ];
+  return {
+    /** The modules, each after the ones it requires. */
+    modules: withRequiredModules(modules),
+    operations: operationsOf(modules),
+    kinds: RecordKinds.of(recordKindsOf(withRequiredModules(modules))),
+    workflows: workflowsOf(withRequiredModules(modules)),
+    /** Every consumer of record events: the kernel's head projection, then the modules'. */
+    consumers,
+    /** The configuration document: every capability's sections, then the kernel's. */
+    configuration: composeConfiguration<SectionsOf<Modules[number]> | (typeof KERNEL_CONFIG_SECTIONS)[number]>([
+      ...configSectionsOf(modules),
+      ...KERNEL_CONFIG_SECTIONS,
+    ]),
+  };
+};
 
-/** The configuration document: every capability's sections, then the kernel's. */
-export const SERVICE_CONFIGURATION = composeConfiguration([
-  ...configSectionsOf(CAPABILITIES),
-  ...KERNEL_CONFIG_SECTIONS,
-]);
+export const SERVICE = serviceTables(CAPABILITIES);
+
+export const SERVICE_MODULES = SERVICE.modules;
+export const API_OPERATIONS = SERVICE.operations;
+export const RECORD_KINDS = SERVICE.kinds;
+export const WORKFLOWS = SERVICE.workflows;
+export const CONSUMERS = SERVICE.consumers;
+export const SERVICE_CONFIGURATION = SERVICE.configuration;
 export const MemoryHubConfig = SERVICE_CONFIGURATION.schema;
 export type MemoryHubConfig = typeof SERVICE_CONFIGURATION.defaults;
 export const DEFAULT_CONFIG: MemoryHubConfig = SERVICE_CONFIGURATION.defaults;

@@ -1,8 +1,3 @@
-import {
-  getLocalCryptographicMaterialsCache,
-  KmsKeyringNode,
-  NodeCachingMaterialsManager,
-} from '@aws-crypto/client-node';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
@@ -11,8 +6,13 @@ import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
 import { SsmConfigProvider, type SsmParameterClient } from '../adapters/config/ssm-config-provider.ts';
 import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
+import { kmsKeys } from '../adapters/crypto/kms-keys.ts';
 import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
-import { EmfMetrics } from '../adapters/observability/emf-metrics.ts';
+import {
+  type LambdaHandler,
+  type LambdaObservability,
+  lambdaObservability,
+} from '../adapters/observability/powertools.ts';
 import deploymentJson from '../generated/deployment.json' with { type: 'json' };
 import type { ApiHandler } from '../http/http-operation.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
@@ -21,7 +21,6 @@ import { KERNEL_CONFIG_SECTIONS } from '../kernel/config/kernel-config.ts';
 import { NotFoundError } from '../kernel/errors/domain-error.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
-import type { Metrics } from '../kernel/observability/metrics.port.ts';
 import { systemClock } from '../kernel/time/clock.ts';
 import { createUlidGenerator } from '../kernel/time/ids.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
@@ -66,26 +65,29 @@ export const AwsEnvironment = z
   );
 export type AwsEnvironment = z.infer<typeof AwsEnvironment>;
 
+/** Makes an AWS SDK client's calls part of the function's trace. */
+export type Traced = LambdaObservability['traced'];
+
 /** The AWS adapters only some functions need, passed by their entries so the others' bundles never carry them. */
 export interface AwsApplicationOptions {
   /** The bus the relay and the workflow steps publish to (EventBridge); without it events stay in the outbox. */
-  readonly publisher?: (environment: AwsEnvironment) => EventPublisher;
+  readonly publisher?: (environment: AwsEnvironment, traced: Traced) => EventPublisher;
   /** Starts workflow executions (Step Functions); without it no workflow can be started from this function. */
-  readonly workflowStarter?: (environment: AwsEnvironment) => WorkflowStarter;
+  readonly workflowStarter?: (environment: AwsEnvironment, traced: Traced) => WorkflowStarter;
   /** Reads the configuration parameter; an `SSMClient` unless a test passes its own. */
   readonly ssm?: SsmParameterClient;
 }
 
-/** One function's part of the service, and the Lambda handlers made from it. */
+/** One function's part of the service, and the Lambda handlers made from it (traced, logged, metrics flushed). */
 export interface AwsApplication {
   readonly service: ComposedService;
   /** The API handler of one of the modules' operations, by export name. */
   handler(name: string): ApiHandler;
   /** An EventBridge rule's target: hands each event to one consumer, by name. */
-  consumerHandler(name: string): (event: EventBridgeEvent<string, unknown>) => Promise<{ outcome: string }>;
-  readonly relayOutboxStream: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
-  readonly sweepOutbox: () => Promise<{ published: number; failed: number }>;
-  readonly runWorkflowStep: (payload: unknown) => Promise<StepInput>;
+  consumerHandler(name: string): LambdaHandler<EventBridgeEvent<string, unknown>, { outcome: string }>;
+  readonly relayOutboxStream: LambdaHandler<DynamoDBStreamEvent, DynamoDBBatchResponse>;
+  readonly sweepOutbox: LambdaHandler<unknown, { published: number; failed: number }>;
+  readonly runWorkflowStep: LambdaHandler<unknown, StepInput>;
 }
 
 const deployment = DeploymentDocument.parse(deploymentJson) as DeploymentDocument;
@@ -104,29 +106,30 @@ export const awsApplication = async (
 ): Promise<AwsApplication> => {
   const environment = AwsEnvironment.parse(variables);
   const served = withRequiredModules(modules);
-  const metrics: Metrics = new EmfMetrics({ namespace: 'MemoryHub', stage: environment.MEMORY_HUB_STAGE });
+  const { log, metrics, traced, instrument } = lambdaObservability(environment.MEMORY_HUB_STAGE);
   const configuration = composeConfiguration([...configSectionsOf(served), ...KERNEL_CONFIG_SECTIONS], {
     foreign: deployment.config,
   });
   const config: ConfigProvider = await SsmConfigProvider.load({
     parameterName: environment.MEMORY_HUB_CONFIG_PARAMETER,
-    client: options.ssm ?? new SSMClient({ ...AWS_CLIENT_DEFAULTS }),
+    client: options.ssm ?? traced(new SSMClient({ ...AWS_CLIENT_DEFAULTS })),
     metrics,
+    log,
     configuration,
   });
-  const client = new DynamoDBClient({ ...AWS_CLIENT_DEFAULTS });
-  const keys = new NodeCachingMaterialsManager({
-    backingMaterials: new KmsKeyringNode({ generatorKeyId: environment.MEMORY_HUB_KEY_ARN }),
-    cache: getLocalCryptographicMaterialsCache(1000),
-    maxAge: 5 * 60 * 1000,
-    maxMessagesEncrypted: 1,
+  const client = traced(new DynamoDBClient({ ...AWS_CLIENT_DEFAULTS }));
+  const cipher = new CachingContentCipher({
+    inner: new EncryptionSdkCipher({
+      ...kmsKeys({ keyArn: environment.MEMORY_HUB_KEY_ARN, client: traced }),
+      metrics,
+    }),
   });
-  const cipher = new CachingContentCipher({ inner: new EncryptionSdkCipher({ keys, metrics }) });
   const clock = systemClock;
   const service = composeService(
     {
       config,
       metrics,
+      log,
       clock,
       ids: createUlidGenerator(),
       kinds: RecordKinds.described(deployment.recordKinds, recordKindsOf(served)),
@@ -134,11 +137,11 @@ export const awsApplication = async (
       // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
       publisher: () =>
         options.publisher && environment.MEMORY_HUB_EVENT_BUS_NAME
-          ? options.publisher(environment)
+          ? options.publisher(environment, traced)
           : // A function not wired to the bus publishes nothing; its events stay in the outbox for the relay.
             { publish: async (events) => ({ failed: events }) },
       workflowStarter: () =>
-        options.workflowStarter?.(environment) ?? {
+        options.workflowStarter?.(environment, traced) ?? {
           start: async () => {
             throw new NotFoundError();
           },
@@ -152,16 +155,16 @@ export const awsApplication = async (
     handler: (name) => {
       const handler = service.handlers[name];
       if (!handler) throw new Error(`No module of this function exports the handler ${name}`);
-      return handler;
+      return instrument(handler);
     },
     consumerHandler: (name) => {
       const consumer = service.system.consumers[name];
       if (!consumer) throw new Error(`No module of this function has the consumer ${name}`);
-      return consumerHandler(consumer);
+      return instrument(consumerHandler(consumer));
     },
-    relayOutboxStream: relayOutboxStreamHandler(service.system.relay),
-    sweepOutbox: sweepOutboxHandler(service.system.relay),
-    runWorkflowStep: runWorkflowStepHandler(service.system.workflowSteps),
+    relayOutboxStream: instrument(relayOutboxStreamHandler(service.system.relay)),
+    sweepOutbox: instrument(sweepOutboxHandler(service.system.relay)),
+    runWorkflowStep: instrument(runWorkflowStepHandler(service.system.workflowSteps)),
   };
 };
 

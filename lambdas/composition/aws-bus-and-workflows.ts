@@ -5,7 +5,7 @@ import { EventBridgePublisher } from '../adapters/events/eventbridge-publisher.t
 import { StepFunctionsStarter } from '../adapters/workflows/step-functions-starter.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
-import type { AwsEnvironment } from './aws-application.ts';
+import type { AwsEnvironment, Traced } from './aws-application.ts';
 
 /*
  * The AWS adapters only some functions need: an entry that publishes or starts workflows passes these to
@@ -13,15 +13,15 @@ import type { AwsEnvironment } from './aws-application.ts';
  */
 
 /** The event bus of the deployment (`MEMORY_HUB_EVENT_BUS_NAME`). */
-export const eventBridgePublisher = (environment: AwsEnvironment): EventPublisher =>
+export const eventBridgePublisher = (environment: AwsEnvironment, traced: Traced): EventPublisher =>
   new EventBridgePublisher({
-    client: new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS }),
+    client: traced(new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS })),
     busName: environment.MEMORY_HUB_EVENT_BUS_NAME ?? '',
   });
 
 /** The workflows' state machines (`MEMORY_HUB_STATE_MACHINES`). */
-export const stepFunctionsStarter = (environment: AwsEnvironment): WorkflowStarter =>
+export const stepFunctionsStarter = (environment: AwsEnvironment, traced: Traced): WorkflowStarter =>
   new StepFunctionsStarter({
-    client: new SFNClient({ ...AWS_CLIENT_DEFAULTS }),
+    client: traced(new SFNClient({ ...AWS_CLIENT_DEFAULTS })),
     stateMachines: environment.MEMORY_HUB_STATE_MACHINES,
   });

@@ -67,6 +67,7 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
   const http: HttpContext = {
     config: ports.config,
     metrics: ports.metrics,
+    log: ports.log,
     statuses: errorStatusTable(KERNEL_ERROR_STATUSES, ...ordered.map((module) => module.errorStatuses ?? {})),
   };
   const built = new Map<AnyCapabilityModule, ModuleRuntime<unknown>>();

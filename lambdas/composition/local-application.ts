@@ -8,10 +8,12 @@ import { ensureMemoryTable } from '../adapters/dynamodb/memory-table.ts';
 import { MemoryTableClient } from '../adapters/dynamodb/memory-table-client.ts';
 import { LocalEventBus } from '../adapters/events/local-event-bus.ts';
 import { InMemoryMetrics } from '../adapters/observability/in-memory-metrics.ts';
+import { jsonLinesLog } from '../adapters/observability/json-lines-log.ts';
 import { LocalWorkflowRunner } from '../adapters/workflows/local-workflow-runner.ts';
 import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
 import type { OutboxEntry } from '../kernel/events/outbox.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
+import type { Log } from '../kernel/observability/log.port.ts';
 import type { Metrics } from '../kernel/observability/metrics.port.ts';
 import { type Clock, systemClock } from '../kernel/time/clock.ts';
 import { createUlidGenerator } from '../kernel/time/ids.ts';
@@ -30,6 +32,8 @@ export interface LocalApplicationOptions {
   modules: readonly AnyCapabilityModule[];
   clock?: Clock;
   metrics?: Metrics;
+  /** JSON lines on stderr unless a test keeps them. */
+  log?: Log;
   /** How the local workflow runner waits between retries (tests pass one that does not wait). */
   sleep?: Sleep;
 }
@@ -84,6 +88,7 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
     {
       config: options.config,
       metrics,
+      log: options.log ?? jsonLinesLog(),
       clock,
       ids: createUlidGenerator(),
       kinds: RecordKinds.of(recordKindsOf(modules)),

@@ -55,7 +55,7 @@ export const operationsOf = (modules: readonly AnyCapabilityModule[]): Operation
   return operations;
 };
 
-type SectionsOf<Module> = Module extends { readonly config?: infer Config }
+export type SectionsOf<Module> = Module extends { readonly config?: infer Config }
   ? Config extends readonly (infer Section extends AnyConfigSection)[]
     ? Section
     : never

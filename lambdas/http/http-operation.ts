@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
+import type { Log } from '../kernel/observability/log.port.ts';
 import type { Metrics } from '../kernel/observability/metrics.port.ts';
 import type { ApiEvent, ApiResult, OperationEvent } from './api-event.ts';
 import type { ErrorStatuses } from './error-responses.ts';
@@ -13,10 +14,11 @@ import type { Operation } from './operation.ts';
 /** What API Gateway invokes and what the local server dispatches to. */
 export type ApiHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-/** What every operation's middleware needs: the configuration, metrics, and the status of every error code. */
+/** What every operation's middleware needs: the configuration, metrics, the log and the status of every error code. */
 export interface HttpContext {
   readonly config: ConfigProvider;
   readonly metrics: Metrics;
+  readonly log: Log;
   readonly statuses: ErrorStatuses;
 }
 
@@ -28,7 +30,7 @@ export interface HttpContext {
  */
 export const httpOperation = <O extends Operation>(operation: O, http: HttpContext) => {
   const chain = middy<OperationEvent<O>, ApiResult>()
-    .use(httpErrors(http.metrics, http.statuses))
+    .use(httpErrors(http))
     .use(configRefresh(http.config))
     .use(authenticatedScope(operation))
     .use(validatedRequest(operation, http.config));

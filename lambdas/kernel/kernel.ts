@@ -4,6 +4,7 @@ import { kernelRetention } from './config/kernel-config.ts';
 import type { Outbox } from './events/outbox.port.ts';
 import type { IdempotencyStore } from './idempotency/idempotency-store.port.ts';
 import type { RecordKinds } from './namespaces/record-kind.ts';
+import type { Log } from './observability/log.port.ts';
 import type { Metrics } from './observability/metrics.port.ts';
 import type { HeadProjection } from './records/head-projection.port.ts';
 import type { NamespaceDirectory } from './records/namespace-directory.port.ts';
@@ -21,6 +22,7 @@ export interface KernelPorts {
   /** Read settings through their section at the time of use, so a hot-reloaded value takes effect. */
   readonly config: ConfigProvider;
   readonly metrics: Metrics;
+  readonly log: Log;
   readonly clock: Clock;
   readonly ids: IdGenerator;
   /** Every record kind of the deployment (the service's own jobs meet all of them). */

@@ -1,6 +1,6 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -88,6 +88,13 @@ export class ServiceFunction extends Construct {
       // The text log format (Lambda's default) on purpose: under the JSON format Lambda wraps each
       // console.log line in its own JSON envelope, and embedded-metric-format lines stop being metrics.
       bundling: lambdaBundlingOptions,
+      // Powertools' tracer sends the segments; what they may carry is fixed in code (adapters/observability).
+      tracing: Tracing.ACTIVE,
+    });
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
+      reason:
+        'Added by active tracing: X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions.',
     });
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileConfigProvider } from '../../lambdas/adapters/config/file-config-provider.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { jsonLinesLog } from '../../lambdas/adapters/observability/json-lines-log.ts';
 import { SERVICE_CONFIGURATION } from '../../lambdas/app/service-tables.ts';
 import { LocalApi } from '../support/local-api.ts';
 
@@ -38,7 +39,7 @@ describe('Local mode: configuration file', () => {
       checkIntervalMs: 0,
       configuration: SERVICE_CONFIGURATION,
       metrics,
-      warn: (line) => warnings.push(line),
+      log: jsonLinesLog((line) => warnings.push(line)),
     });
     const api = await LocalApi.start({ config });
     cleanups.push(() => api.stop());

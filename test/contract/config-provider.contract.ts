@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { jsonLinesLog } from '../../lambdas/adapters/observability/json-lines-log.ts';
 import { DEFAULT_CONFIG, type MemoryHubConfig, settingsForAgent } from '../../lambdas/app/service-tables.ts';
 import { ConfigUnavailableError, InvalidConfigError } from '../../lambdas/kernel/config/config.errors.ts';
 import type { ConfigProvider } from '../../lambdas/kernel/config/config-provider.port.ts';
+import type { Log } from '../../lambdas/kernel/observability/log.port.ts';
 import type { Metrics } from '../../lambdas/kernel/observability/metrics.port.ts';
 import { type Clock, ManualClock } from '../../lambdas/kernel/time/clock.ts';
 
@@ -16,11 +18,7 @@ export interface ConfigSourceFixture {
   /** Makes the source unreadable (the file removed, the parameter store failing). */
   breakSource(): Promise<void>;
   /** Loads a provider over the source as it is now. */
-  load(dependencies: {
-    clock: Clock;
-    metrics: Metrics;
-    warn: (line: string) => void;
-  }): Promise<ConfigProvider<MemoryHubConfig>>;
+  load(dependencies: { clock: Clock; metrics: Metrics; log: Log }): Promise<ConfigProvider<MemoryHubConfig>>;
   close(): Promise<void>;
 }
 
@@ -37,7 +35,7 @@ export const describeConfigProviderContract = (name: string, create: () => Promi
     let clock: ManualClock;
     let metrics: InMemoryMetrics;
     let warnings: string[];
-    const load = () => fixture.load({ clock, metrics, warn: (line) => warnings.push(line) });
+    const load = () => fixture.load({ clock, metrics, log: jsonLinesLog((line) => warnings.push(line)) });
 
     beforeEach(async () => {
       fixture = await create();

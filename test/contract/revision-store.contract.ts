@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidCursorError, RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
+import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';

@@ -211,12 +211,17 @@ describe('Construct: ApiFunctions', () => {
     );
   });
 
-  it('gives a function without storage access nothing but its log group', () => {
+  it('gives a function without storage access nothing but its log group and its traces', () => {
     // Prepare
     const actions = actionsOf(functionFor(SYSTEM_ENTRY, 'getHealth'));
 
     // Assess
-    expect(actions.sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+    expect(actions.sort()).toEqual([
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
   });
 
   it('creates every route of the document, with the JWT authorizer unless the operation is public', () => {

@@ -1,4 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { bareStack } from './support/fixture-app.ts';
@@ -49,5 +50,16 @@ describe('Construct: ServiceFunction', () => {
     expect(() => new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth', memorySize: 64 })).toThrow(
       /memorySize 64 MB is out of range/,
     );
+  });
+
+  it('traces every invocation actively, so Powertools’ tracer has a segment to add to', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act
+    new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth' });
+
+    // Assess
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
   });
 });

@@ -102,7 +102,7 @@ describe('Module: DynamoDB record storage', () => {
   describe('Method: append, when the SDK retries a put that had committed', () => {
     it('recognises its own write instead of reporting a conflict', async () => {
       const table = await startEmbeddedTable();
-      const { revisions, heads } = dynamoDbRecordStorage({
+      const { revisions } = dynamoDbRecordStorage({
         ...table,
         clock: new ManualClock('2026-06-01T00:00:00.000Z'),
       });

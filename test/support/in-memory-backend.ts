@@ -6,6 +6,7 @@ import { InMemoryIdempotencyStore } from '../../lambdas/adapters/memory/in-memor
 import { InMemoryRecordStore } from '../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryWorkflowRunStore } from '../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { jsonLinesLog } from '../../lambdas/adapters/observability/json-lines-log.ts';
 import { LocalWorkflowRunner } from '../../lambdas/adapters/workflows/local-workflow-runner.ts';
 import { CAPABILITIES } from '../../lambdas/app/capabilities.ts';
 import { DEFAULT_CONFIG, RECORD_KINDS, WORKFLOWS } from '../../lambdas/app/service-tables.ts';
@@ -29,6 +30,7 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
   const ports: ServicePorts = {
     config: new StaticConfigProvider(DEFAULT_CONFIG),
     metrics,
+    log: jsonLinesLog(),
     clock,
     ids: createUlidGenerator(),
     kinds: RECORD_KINDS,

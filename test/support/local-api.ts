@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StaticConfigProvider } from '../../lambdas/adapters/config/static-config-provider.ts';
 import { DEFAULT_CONFIG } from '../../lambdas/app/service-tables.ts';
+import type { AnyCapabilityModule } from '../../lambdas/composition/capability-module.ts';
 import type { ConfigProvider } from '../../lambdas/kernel/config/config-provider.port.ts';
 import type { Clock } from '../../lambdas/kernel/time/clock.ts';
 import {
@@ -39,13 +40,21 @@ export class LocalApi {
   }
 
   static async start(
-    options: { config?: ConfigProvider; clock?: Clock; persist?: boolean; dataDir?: string } = {},
+    options: {
+      config?: ConfigProvider;
+      clock?: Clock;
+      persist?: boolean;
+      dataDir?: string;
+      /** The whole service unless a test composes its own capabilities. */
+      modules?: readonly AnyCapabilityModule[];
+    } = {},
   ): Promise<LocalApi> {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
     const server = await startLocalServer({
       dataDir,
       config: options.config ?? new StaticConfigProvider(DEFAULT_CONFIG),
       inMemoryStorage: !options.persist,
+      ...(options.modules && { modules: options.modules }),
       // Workflow retries do not wait in tests; their intervals are checked where the runner is tested.
       sleep: async () => undefined,
       ...(options.clock && { clock: options.clock }),

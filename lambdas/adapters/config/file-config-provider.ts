@@ -3,6 +3,7 @@ import type { Configuration } from '../../kernel/config/compose-config.ts';
 import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import type { Log } from '../../kernel/observability/log.port.ts';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
@@ -17,8 +18,8 @@ export interface FileConfigProviderOptions<Document extends ConfigDocument> {
   readonly checkIntervalMs?: number;
   readonly clock?: Clock;
   readonly metrics?: Metrics;
-  /** Where a rejected or unreadable new value is reported; stderr by default. */
-  readonly warn?: (line: string) => void;
+  /** Told of a rejected or unreadable new value; JSON lines on stderr by default. */
+  readonly log?: Log;
 }
 
 export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000;
@@ -38,7 +39,7 @@ export class FileConfigProvider<Document extends ConfigDocument> extends PolledC
       ttlMs: options.checkIntervalMs ?? DEFAULT_FILE_CHECK_INTERVAL_MS,
       clock: options.clock,
       metrics: options.metrics,
-      warn: options.warn,
+      log: options.log,
     });
     this.#path = options.path;
   }

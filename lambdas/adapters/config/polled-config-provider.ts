@@ -2,8 +2,10 @@ import type { Configuration } from '../../kernel/config/compose-config.ts';
 import { ConfigUnavailableError, InvalidConfigError } from '../../kernel/config/config.errors.ts';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import type { Log, LogFields } from '../../kernel/observability/log.port.ts';
 import { type Metrics, noMetrics } from '../../kernel/observability/metrics.port.ts';
 import { type Clock, systemClock } from '../../kernel/time/clock.ts';
+import { jsonLinesLog } from '../observability/json-lines-log.ts';
 
 /** One value of a configuration source. */
 export interface SourceValue {
@@ -22,10 +24,10 @@ export interface PolledConfigProviderOptions<Document extends ConfigDocument> {
   readonly clock?: Clock | undefined;
   readonly metrics?: Metrics | undefined;
   /**
-   * Receives one line per rejected or unreadable value; it names fields and reasons, never values. Stderr (the
-   * function's log in AWS) by default.
+   * Told once per rejected or unreadable value, naming fields and reasons, never values. JSON lines on stderr
+   * by default; the function's logger in AWS.
    */
-  readonly warn?: ((line: string) => void) | undefined;
+  readonly log?: Log | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export abstract class PolledConfigProvider<Document extends ConfigDocument> impl
       ttlMs: options.ttlMs,
       clock: options.clock ?? systemClock,
       metrics: options.metrics ?? noMetrics,
-      warn: options.warn ?? ((line) => console.warn(line)),
+      log: options.log ?? jsonLinesLog(),
     };
   }
 
@@ -118,8 +120,8 @@ export abstract class PolledConfigProvider<Document extends ConfigDocument> impl
     }
   }
 
-  #warn(message: string, details: Record<string, unknown>): void {
-    this.#options.warn(JSON.stringify({ level: 'warn', message, source: this.source, ...details }));
+  #warn(message: string, details: LogFields): void {
+    this.#options.log.warn(message, { source: this.source, ...details });
   }
 
   #now(): number {

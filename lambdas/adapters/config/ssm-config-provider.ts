@@ -2,6 +2,7 @@ import { GetParameterCommand, type GetParameterCommandOutput } from '@aws-sdk/cl
 import type { Configuration } from '../../kernel/config/compose-config.ts';
 import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
 import type { ConfigDocument } from '../../kernel/config/config-section.ts';
+import type { Log } from '../../kernel/observability/log.port.ts';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
@@ -21,8 +22,8 @@ export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
   readonly ttlMs?: number;
   readonly clock?: Clock;
   readonly metrics?: Metrics;
-  /** Where a rejected or unreadable new value is reported; stderr (the function's log) by default. */
-  readonly warn?: (line: string) => void;
+  /** Told of a rejected or unreadable new value; JSON lines on stderr by default. */
+  readonly log?: Log;
 }
 
 export const DEFAULT_SSM_TTL_MS = 30_000;
@@ -42,7 +43,7 @@ export class SsmConfigProvider<Document extends ConfigDocument> extends PolledCo
       ttlMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
       clock: options.clock,
       metrics: options.metrics,
-      warn: options.warn,
+      log: options.log,
     });
     this.#parameterName = options.parameterName;
     this.#client = options.client;

@@ -8,6 +8,7 @@ import {
   localConfigProvider,
 } from '../../../lambdas/adapters/config/file-config-provider.ts';
 import { StaticConfigProvider } from '../../../lambdas/adapters/config/static-config-provider.ts';
+import { jsonLinesLog } from '../../../lambdas/adapters/observability/json-lines-log.ts';
 import { DEFAULT_CONFIG, SERVICE_CONFIGURATION } from '../../../lambdas/app/service-tables.ts';
 import { ConfigUnavailableError } from '../../../lambdas/kernel/config/config.errors.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
@@ -64,7 +65,7 @@ describe('Class: FileConfigProvider', () => {
         path,
         configuration: SERVICE_CONFIGURATION,
         clock,
-        warn: () => undefined,
+        log: jsonLinesLog(() => undefined),
       });
       await write('{"listing": {"defaultPageSize": 11}}', join(dir, 'config.json.tmp'));
       await rename(join(dir, 'config.json.tmp'), path);
@@ -108,7 +109,7 @@ describe('Class: FileConfigProvider', () => {
         path,
         configuration: SERVICE_CONFIGURATION,
         clock,
-        warn: (line) => warnings.push(line),
+        log: jsonLinesLog((line) => warnings.push(line)),
       });
       await rm(path);
 
