@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile } from 'node:fs/promises';
+import { chmod, cp, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,12 +38,15 @@ describe('Upgrade: data written by the previous version', () => {
     recorded = JSON.parse(await readFile(join(FIXTURE, 'written-by.json'), 'utf8')) as Recorded;
     const dataDir = await mkdtemp(join(tmpdir(), 'memory-hub-upgrade-'));
     await cp(FIXTURE, dataDir, { recursive: true });
+    // Git keeps no file modes beyond the executable bit; the server refuses secrets others can read.
+    await chmod(join(dataDir, 'keys', 'content-key.bin'), 0o600);
+    await chmod(join(dataDir, 'issuer', 'signing-key.pem'), 0o600);
     // The clock stands where the fixture's writer left it, so learned memory has not decayed meanwhile.
     api = await LocalApi.start({ dataDir, persist: true, clock: new ManualClock(recorded.clock) });
     alice = await api.token({ sub: 'alice', groups: ['project:p7:member'] });
     admin = await api.token({ sub: 'ops', groups: ['org:admin', 'project:p7:admin'] });
   });
-  afterAll(() => api.stop());
+  afterAll(() => api?.stop());
 
   it('reads back every note, belief, guardrail, event, applied view and audit entry exactly as it was answered', async () => {
     // Prepare
