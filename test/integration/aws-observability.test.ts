@@ -5,6 +5,7 @@ import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-cl
 import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import type { ApiEvent, ApiResult } from '../../lambdas/http/api-event.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
+import { apiEvent } from '../support/api-events.ts';
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
 
 /*
@@ -20,26 +21,7 @@ const TENANT = 'tenant-7c1e9d';
 const PRINCIPAL = 'principal-4b2f81';
 const CONTENT = 'content-e3a5-do-not-leak';
 
-const apiEvent = (routeKey: string, parts: Partial<ApiEvent> = {}): ApiEvent =>
-  ({
-    version: '2.0',
-    routeKey,
-    rawPath: routeKey.split(' ')[1],
-    rawQueryString: '',
-    headers: { 'content-type': 'application/json' },
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'request-1',
-      routeKey,
-      authorizer: {
-        jwt: {
-          claims: { sub: PRINCIPAL, 'custom:tenant': TENANT, client_id: 'app', 'cognito:groups': '[]' },
-          scopes: null,
-        },
-      },
-    },
-    ...parts,
-  }) as unknown as ApiEvent;
+const caller = { sub: PRINCIPAL, tenant: TENANT };
 
 const contextOf = (awsRequestId: string) =>
   ({ awsRequestId, functionName: 'memory-hub-test-createNote', memoryLimitInMB: '512' }) as unknown as Context;
@@ -129,15 +111,18 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
     let refused: ApiResult | undefined;
     const { output, traces } = await captured(async () => {
       created = await createNote(
-        apiEvent('POST /v1/notes', { body: JSON.stringify({ text: CONTENT, tags: ['trace-tag'] }) }),
+        apiEvent('POST /v1/notes', { body: JSON.stringify({ text: CONTENT, tags: ['trace-tag'] }) }, caller),
         contextOf('invocation-1'),
       );
       const { id } = JSON.parse(created.body as string) as { id: string };
-      read = await getNote(apiEvent('GET /v1/notes/{id}', { pathParameters: { id } }), contextOf('invocation-2'));
+      read = await getNote(
+        apiEvent('GET /v1/notes/{id}', { pathParameters: { id } }, caller),
+        contextOf('invocation-2'),
+      );
       kms.throttle(true);
       try {
         refused = await createNote(
-          apiEvent('POST /v1/notes', { body: JSON.stringify({ text: `${CONTENT}-again` }) }),
+          apiEvent('POST /v1/notes', { body: JSON.stringify({ text: `${CONTENT}-again` }) }, caller),
           contextOf('invocation-3'),
         );
       } finally {

@@ -3,12 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
 import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
-import { describeHeadProjectionContract } from '../contract/head-projection.contract.ts';
-import { describeNamespaceDirectoryContract } from '../contract/namespace-directory.contract.ts';
-import { describeOutboxContract } from '../contract/outbox.contract.ts';
-import { describeRecordMaintenanceContract } from '../contract/record-maintenance.contract.ts';
+import { describeRecordPortContracts } from '../contract/record-port-contracts.ts';
 import type { CreateRecordStorage } from '../contract/record-storage.fixture.ts';
-import { describeRevisionStoreContract } from '../contract/revision-store.contract.ts';
 import { startEmbeddedTable } from '../support/embedded-table.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
@@ -29,14 +25,7 @@ const onTheEngine: CreateRecordStorage = async (clock) => {
   };
 };
 
-for (const describeContract of [
-  describeRevisionStoreContract,
-  describeHeadProjectionContract,
-  describeOutboxContract,
-  describeNamespaceDirectoryContract,
-  describeRecordMaintenanceContract,
-])
-  describeContract('DynamoDB adapters on the embedded engine', onTheEngine);
+describeRecordPortContracts('DynamoDB adapters on the embedded engine', onTheEngine);
 
 describe('Module: DynamoDB record storage', () => {
   describe('Method: append', () => {

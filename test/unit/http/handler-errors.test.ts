@@ -1,33 +1,11 @@
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { notesHandlers } from '../../../lambdas/capabilities/notes/http/notes.handlers.ts';
-import type { ApiEvent } from '../../../lambdas/http/api-event.ts';
 import { ServiceUnavailableError } from '../../../lambdas/kernel/errors/domain-error.ts';
+import { apiEvent } from '../../support/api-events.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
 const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
-
-/** The event API Gateway's HTTP API hands a function behind the JWT authorizer. */
-const apiEvent = (routeKey: string, parts: Partial<ApiEvent> = {}): ApiEvent =>
-  ({
-    version: '2.0',
-    routeKey,
-    rawPath: routeKey.split(' ')[1],
-    rawQueryString: '',
-    headers: { 'content-type': 'application/json' },
-    isBase64Encoded: false,
-    requestContext: {
-      requestId: 'req-1',
-      routeKey,
-      authorizer: {
-        jwt: {
-          claims: { sub: 'alice', 'custom:tenant': 'acme', client_id: 'app', 'cognito:groups': '[]' },
-          scopes: null,
-        },
-      },
-    },
-    ...parts,
-  }) as unknown as ApiEvent;
 
 describe('Handler: error mapping', () => {
   it('answers a generic 500 that reveals nothing of an unexpected error', async () => {
