@@ -44,6 +44,23 @@ module.exports = {
       to: { path: [...AWS_AND_TRANSPORT_PACKAGES, '^lambdas/http/'] },
     },
     {
+      name: 'system-namespaces-only-in-system-jobs',
+      comment:
+        'namespaceFromStorageKey makes a Namespace from a stored key, not from a Scope: only the service’s own jobs ' +
+        '(workflows, event consumers, the kernel’s event machinery) may use it. A request path that did could ' +
+        'build a namespace from what a caller sent.',
+      severity: 'error',
+      from: {
+        pathNot: [
+          '[.](?:workflow|consumer)[.]ts$',
+          '^lambdas/kernel/events/',
+          '^lambdas/kernel/namespaces/',
+          '^test/',
+        ],
+      },
+      to: { path: '^lambdas/kernel/namespaces/system-namespaces[.]ts$' },
+    },
+    {
       name: 'capability-imports-no-other-capabilitys-internals',
       comment:
         'A capability may use another capability only through its public.ts or its module declaration; reaching into ' +

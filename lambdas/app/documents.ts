@@ -22,8 +22,22 @@ export const openApiDocument = (service: ServiceTables = SERVICE) => buildOpenAp
 /** The data CDK builds state machines from. */
 export const workflowsDocument = (service: ServiceTables = SERVICE) => ({ version: 1, workflows: service.workflows });
 
-/** The defaults as the document an operator would write. */
-export const defaultConfigDocument = (service: ServiceTables = SERVICE) => service.configuration.defaults;
+/**
+ * The order the sections were first deployed in. CloudFormation sets the configuration parameter to this
+ * document as a string, and a changed string makes it overwrite what operators tuned: sections keep their
+ * places, new ones follow in module order, `agents` last.
+ */
+const DEPLOYED_SECTION_ORDER = ['retention', 'learning', 'http', 'listing', 'housekeeping'];
+
+/** The defaults as the document an operator would write, laid out as deployed. */
+export const defaultConfigDocument = (service: ServiceTables = SERVICE) => {
+  const defaults: Record<string, unknown> = service.configuration.defaults;
+  const rank = (name: string) => {
+    const deployed = DEPLOYED_SECTION_ORDER.indexOf(name);
+    return name === 'agents' ? Number.POSITIVE_INFINITY : deployed === -1 ? DEPLOYED_SECTION_ORDER.length : deployed;
+  };
+  return Object.fromEntries(Object.entries(defaults).sort(([a], [b]) => rank(a) - rank(b))) as typeof defaults;
+};
 
 export const deploymentDocument = (service: ServiceTables = SERVICE): DeploymentDocument => ({
   version: 1,

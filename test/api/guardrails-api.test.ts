@@ -200,6 +200,26 @@ describe('API: guardrails over real HTTP', () => {
       expect((await remove('/v1/guardrails/crud.gone', 'orgAdmin', created.etag)).status).toBe(404);
     });
 
+    it('tells a caller who may not manage a guardrail so before asking for If-Match', async () => {
+      // Prepare
+      const organisation = await orgGuardrail('crud.kept', { type: 'deny' });
+      const project = await projectGuardrail('p1', 'crud.narrowed', { type: 'deny' });
+
+      // Act
+      const byMember = await remove('/v1/guardrails/crud.kept', 'member');
+      const byNonMember = await remove('/v1/projects/p1/guardrails/crud.narrowed', 'nonMember');
+      const byProjectMember = await remove('/v1/projects/p1/guardrails/crud.narrowed', 'projectMember');
+      const byAdmin = await remove('/v1/guardrails/crud.kept', 'orgAdmin');
+
+      // Assess: 403 and 404 as before the If-Match rule, 428 only for whoever could go on
+      expect([byMember.status, byNonMember.status, byProjectMember.status, byAdmin.status]).toEqual([
+        403, 404, 403, 428,
+      ]);
+      expect((await get('/v1/guardrails/crud.kept')).status).toBe(200);
+      expect((await remove('/v1/projects/p1/guardrails/crud.narrowed', 'projectAdmin', project.etag)).status).toBe(204);
+      expect((await remove('/v1/guardrails/crud.kept', 'orgAdmin', organisation.etag)).status).toBe(204);
+    });
+
     it('creates again with 201 after a delete', async () => {
       const first = await orgGuardrail('crud.again', { type: 'deny' });
       expect((await remove('/v1/guardrails/crud.again', 'orgAdmin', first.etag)).status).toBe(204);

@@ -140,6 +140,23 @@ const PLANTED_VIOLATIONS: readonly PlantedViolation[] = [
     imports: [{ from: 'lambdas/capabilities/notes/notes-service.ts', to: 'lambdas/http/responses.ts' }],
   },
   {
+    rule: 'system-namespaces-only-in-system-jobs',
+    plants: 'HTTP handlers building a namespace from a storage key',
+    imports: [
+      {
+        from: 'lambdas/capabilities/notes/http/notes.handlers.ts',
+        to: 'lambdas/kernel/namespaces/system-namespaces.ts',
+      },
+    ],
+  },
+  {
+    rule: 'system-namespaces-only-in-system-jobs',
+    plants: 'a capability service building a namespace from a storage key',
+    imports: [
+      { from: 'lambdas/capabilities/notes/notes-service.ts', to: 'lambdas/kernel/namespaces/system-namespaces.ts' },
+    ],
+  },
+  {
     rule: 'capability-imports-no-other-capabilitys-internals',
     plants: "learning importing guardrails' service instead of its public.ts",
     imports: [
@@ -256,6 +273,12 @@ const ALLOWED_IMPORTS: readonly PlantedImport[] = [
   { from: 'lambdas/http/operation.ts', to: '@middy/core' },
   { from: 'lambdas/http/operation.ts', to: 'aws-lambda', typeOnly: true },
   { from: 'lambdas/kernel/records/record-service.ts', to: 'zod' },
+  {
+    from: 'lambdas/capabilities/learning/belief-synthesis.workflow.ts',
+    to: 'lambdas/kernel/namespaces/system-namespaces.ts',
+  },
+  { from: 'lambdas/capabilities/audit/audit.consumer.ts', to: 'lambdas/kernel/namespaces/system-namespaces.ts' },
+  { from: 'lambdas/kernel/events/reconciler.ts', to: 'lambdas/kernel/namespaces/system-namespaces.ts' },
   { from: 'lambdas/kernel/records/record-service.ts', to: 'node:crypto' },
   { from: 'lambdas/adapters/dynamodb/memory-table.ts', to: '@aws-sdk/client-dynamodb' },
   { from: 'lambdas/adapters/dynamodb/memory-table.ts', to: 'lambdas/kernel/records/record-service.ts' },

@@ -153,6 +153,36 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
     }
   });
 
+  it('grants function roles nothing on every resource but sending traces and, for the relay, listing streams', () => {
+    // Prepare: the roles Lambda assumes, and what each may do on `*` (the IAM5 acknowledgements' whole reach)
+    const roles = synthesized.template.findResources('AWS::IAM::Role', {
+      Properties: {
+        AssumeRolePolicyDocument: { Statement: [{ Principal: { Service: 'lambda.amazonaws.com' } }] },
+      },
+    });
+    const onEverything = new Map<string, Set<string>>();
+    for (const policy of Object.values(synthesized.template.findResources('AWS::IAM::Policy'))) {
+      const statements = policy.Properties.PolicyDocument.Statement as {
+        Action: string | string[];
+        Resource: unknown;
+      }[];
+      const actions = statements.filter((statement) => statement.Resource === '*').flatMap((s) => [s.Action].flat());
+      for (const { Ref: role } of policy.Properties.Roles as { Ref?: string }[])
+        if (role !== undefined && role in roles)
+          onEverything.set(role, new Set([...(onEverything.get(role) ?? []), ...actions]));
+    }
+    const traces = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+    const relay = logicalIdOf(synthesized.stack.outboxRelay.relay.role);
+
+    // Assess
+    expect(onEverything.size).toBe(Object.keys(roles).length);
+    for (const [role, actions] of onEverything)
+      expect({ role, actions: [...actions].sort() }).toEqual({
+        role,
+        actions: (role === relay ? [...traces, 'dynamodb:ListStreams'] : traces).sort(),
+      });
+  });
+
   it('synthesizes environment-agnostic when no account or region is given', () => {
     // Assess
     expect(synthesized.stack.environment).toBe('aws://unknown-account/unknown-region');

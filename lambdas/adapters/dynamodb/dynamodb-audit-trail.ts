@@ -3,7 +3,7 @@ import type { AuditTrail } from '../../kernel/audit/audit-trail.port.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
 import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import { ttlAttribute } from './memory-table.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 
 const DAY_MS = 86_400_000;
@@ -31,7 +31,7 @@ export class DynamoDbAuditTrail implements AuditTrail {
         pk: `audit#${tenant}`,
         sk: `A#${entry.occurredAt}#${entry.id}`,
         entry: JSON.stringify(AuditEntry.parse(entry)),
-        ttl: ttlAttribute(expires),
+        ttl: ttlEpochSeconds(expires),
       },
       { expression: 'attribute_not_exists(pk)' },
     );

@@ -1,7 +1,7 @@
 import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kernel/events/dead-letter-queue.port.ts';
 import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import { ttlAttribute } from './memory-table.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 
 const PARTITION = 'dead-letters';
@@ -28,7 +28,7 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
       consumer: letter.consumer,
       reason: letter.reason,
       event: JSON.stringify(letter.event),
-      ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
+      ttl: ttlEpochSeconds(this.#clock.now().getTime() + RETENTION_MS),
     });
   }
 

@@ -6,8 +6,9 @@ import type {
   IdempotencyStore,
 } from '../../kernel/idempotency/idempotency-store.port.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import { type Metrics, noMetrics } from '../../kernel/observability/metrics.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import { ttlAttribute } from './memory-table.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 
 const StoredClaim = z.object({
@@ -24,10 +25,12 @@ const StoredClaim = z.object({
 export class DynamoDbIdempotencyStore implements IdempotencyStore {
   readonly #table: MemoryTableClient;
   readonly #clock: Clock;
+  readonly #metrics: Metrics;
 
-  constructor(options: { table: MemoryTableClient; clock: Clock }) {
+  constructor(options: { table: MemoryTableClient; clock: Clock; metrics?: Metrics }) {
     this.#table = options.table;
     this.#clock = options.clock;
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
   async claim(namespace: Namespace, key: string, claim: IdempotencyClaim): Promise<ClaimOutcome> {
@@ -38,7 +41,7 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
         fingerprint: claim.fingerprint,
         recordId: claim.recordId,
         expiresAt: claim.expiresAt,
-        ttl: ttlAttribute(Date.parse(claim.expiresAt)),
+        ttl: ttlEpochSeconds(Date.parse(claim.expiresAt)),
       },
       {
         expression: 'attribute_not_exists(pk) OR expiresAt <= :now',
@@ -47,8 +50,10 @@ export class DynamoDbIdempotencyStore implements IdempotencyStore {
     );
     if (claimed) return { outcome: 'claimed' };
     const existing = StoredClaim.safeParse(await this.#table.get(itemKey));
-    if (!existing.success || existing.data.pk !== namespace.key)
+    if (!existing.success || existing.data.pk !== namespace.key) {
+      this.#metrics.count('scope.violation_refused');
       throw new Error('Idempotency claim vanished or is malformed');
+    }
     const { fingerprint, recordId, expiresAt } = existing.data;
     return { outcome: 'existing', fingerprint, recordId, expiresAt };
   }

@@ -55,7 +55,7 @@ export const dynamoDbPorts = (
   const table = new MemoryTableClient(options);
   return {
     ...dynamoDbRecordStorage(options, table),
-    idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock }),
+    idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock, metrics: options.metrics }),
     auditTrail: new DynamoDbAuditTrail({
       table,
       clock: options.clock,

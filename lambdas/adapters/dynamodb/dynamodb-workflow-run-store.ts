@@ -1,6 +1,6 @@
 import type { Clock } from '../../kernel/time/clock.ts';
 import { WorkflowRun, type WorkflowRunStore } from '../../kernel/workflows/workflow-run.schema.ts';
-import { ttlAttribute } from './memory-table.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 
 const RETENTION_MS = 90 * 86_400_000;
@@ -19,7 +19,7 @@ export class DynamoDbWorkflowRunStore implements WorkflowRunStore {
     await this.#table.put({
       ...keyOf(run.tenant, run.id),
       run: JSON.stringify(WorkflowRun.parse(run)),
-      ttl: ttlAttribute(this.#clock.now().getTime() + RETENTION_MS),
+      ttl: ttlEpochSeconds(this.#clock.now().getTime() + RETENTION_MS),
     });
   }
 

@@ -11,8 +11,11 @@ import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 
-/** An item of the memory table as plain values; marshalled to and from DynamoDB's attribute values here only. */
-export type Item = Record<string, unknown>;
+/**
+ * An item of the memory table as plain values; marshalled to and from DynamoDB's attribute values here only.
+ * `ttl` is epoch seconds as a number: DynamoDB's expiry ignores an attribute of any other type, silently.
+ */
+export type Item = Record<string, unknown> & { readonly ttl?: number };
 
 const MARSHALL = { removeUndefinedValues: true, convertClassInstanceToMap: false } as const;
 
@@ -51,6 +54,8 @@ export class MemoryTableClient {
 
   /** Puts `item`; false when `condition` did not hold (nothing was written). */
   async put(item: Item, condition?: { readonly expression: string; readonly values?: Item }): Promise<boolean> {
+    if (item.ttl !== undefined && !Number.isSafeInteger(item.ttl))
+      throw new TypeError('An item’s ttl must be whole epoch seconds');
     return this.#conditional('PutItem', () =>
       this.#client.send(
         new PutItemCommand({

@@ -70,7 +70,5 @@ export const ensureMemoryTable = async (client: DynamoDBClient, tableName: strin
   }
 };
 
-/** The `ttl` attribute for an instant: epoch seconds, rounded up so DynamoDB never deletes an item early. */
-export const ttlAttribute = (epochMilliseconds: number): { N: string } => ({
-  N: String(Math.ceil(epochMilliseconds / 1000)),
-});
+/** The `ttl` value for an instant: epoch seconds, rounded up so DynamoDB never deletes an item early. */
+export const ttlEpochSeconds = (epochMilliseconds: number): number => Math.ceil(epochMilliseconds / 1000);

@@ -12,7 +12,7 @@ import {
   RevisionPayload,
 } from '../../kernel/records/record.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
-import { ttlAttribute } from './memory-table.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { Item, MemoryTableClient } from './memory-table-client.ts';
 
 /*
@@ -79,7 +79,7 @@ export class RevisionItems {
       createdAt: revision.createdAt,
       updatedAt: revision.updatedAt,
       expiresAt: revision.expiresAt,
-      ttl: ttlAttribute(Date.parse(revision.expiresAt)),
+      ttl: ttlEpochSeconds(Date.parse(revision.expiresAt)),
       payload: ciphertext,
     };
   }

@@ -27,8 +27,10 @@ export interface LambdaObservability {
 
 /**
  * What a trace may carry, fixed in code rather than left to the environment: neither a handler's response
- * nor an error's message and stack, either of which may quote stored content. A failed segment is still
- * flagged as an error. Everything else (whether tracing is on, the service name) follows the environment.
+ * nor the message and stack of the error it failed with, either of which may quote stored content; the
+ * segment is still flagged as an error. (An AWS SDK call's subsegment keeps the service's own error, whose
+ * messages name no key or value.) Everything else (whether tracing is on, the service name) follows the
+ * environment.
  */
 const TRACE_CONTENT_POLICY: NonNullable<TracerOptions['customConfigService']> = {
   get: () => '',

@@ -1,6 +1,7 @@
 import { DomainError, NotFoundError } from '../../kernel/errors/domain-error.ts';
 import { ForbiddenError } from '../../kernel/identity/identity.errors.ts';
 import type { Narrowing, Scope } from '../../kernel/identity/scope.ts';
+import { ExpectedRevisionRequiredError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type { RecordService, RecordView } from '../../kernel/records/record-service.ts';
 import { projectGuardrailsSetAside } from './clamp.ts';
@@ -75,8 +76,16 @@ export class GuardrailsService {
     return this.#records.list(scope, this.#readable(space), page);
   }
 
-  async remove(scope: Scope, space: GuardrailSpace, key: string, expected: ExpectedRevisions): Promise<void> {
-    await this.#records.remove(scope, this.#managed(scope, space), key, expected);
+  /** Who may manage the space is checked before the revision named, so a caller who may not act learns that first. */
+  async remove(
+    scope: Scope,
+    space: GuardrailSpace,
+    key: string,
+    expected: ExpectedRevisions | undefined,
+  ): Promise<void> {
+    const narrowing = this.#managed(scope, space);
+    if (expected === undefined) throw new ExpectedRevisionRequiredError();
+    await this.#records.remove(scope, narrowing, key, expected);
   }
 
   /** Every guardrail of a space, by key: what the clamp reads. */

@@ -246,7 +246,7 @@ export class BeliefsService {
     }
     const evaluated = evaluateBelief(next, now, settings);
     const revision = this.#revisionOf(scope, namespace, id, head, evaluated, settings);
-    await this.#deps.writer.appendExpected(revision, 'record.revised');
+    await this.#deps.writer.appendExpected(revision, 'record.revised', { deletedAs: 'absent' });
     return this.#viewOf(revision, evaluated);
   }
 
@@ -254,7 +254,9 @@ export class BeliefsService {
   async forget(scope: Scope, id: string, expected: ExpectedRevisions): Promise<void> {
     const { head } = await this.#liveHead(scope, id);
     this.#requireExpected(head, expected);
-    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted');
+    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted', {
+      deletedAs: 'absent',
+    });
   }
 
   /**

@@ -57,7 +57,8 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
       }
       const ifMatch = operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined;
       // Updates and deletes name the revision they change; the core takes it as given.
-      if (operation.requiresIfMatch && ifMatch === undefined) throw new IfMatchRequiredError();
+      if (operation.requiresIfMatch && ifMatch === undefined && !operation.ifMatchRequiredAfterAuthorisation)
+        throw new IfMatchRequiredError();
       const input: OperationInput<Operation> = {
         route,
         params: params.data,

@@ -9,7 +9,7 @@ const ORGANISATION_KEY = new RegExp(`^t/${TOKEN}/o/([a-z-]{1,32})$`);
 /**
  * The second, narrow door to a Namespace: for the service's own jobs (event consumers, the reconciler,
  * workflows), which act on namespaces that no caller named — found in the namespace directory or resolved
- * from an event's hash. Request paths never import this (the boundary rules hold it so); they get
+ * from an event's hash. Request paths never import this (the boundary rule system-namespaces-only-in-system-jobs holds it so); they get
  * namespaces from a Scope only. Returns undefined for anything that is not a well-formed storage key of a
  * kind the process knows.
  */

@@ -105,15 +105,21 @@ export class RevisionWriter {
   /**
    * Appends a change computed from a revision the caller read (`revision` is that one plus one). Of two
    * writers that read the same revision exactly one commits; the other learns which revision is current
-   * (RevisionMismatchError), or that the record is gone (NotFound).
+   * (RevisionMismatchError), or that the record is gone (NotFound). Losing to a delete names the tombstone's
+   * revision, as records always have, unless `deletedAs: 'absent'` (beliefs answer as if never there).
    */
-  async appendExpected(revision: RecordRevision, type: RecordEventType): Promise<void> {
+  async appendExpected(
+    revision: RecordRevision,
+    type: RecordEventType,
+    options: { readonly deletedAs?: 'revision' | 'absent' } = {},
+  ): Promise<void> {
     try {
       await this.append(revision, type);
     } catch (error) {
       if (!(error instanceof RevisionConflictError)) throw error;
       const current = await this.#deps.revisions.getHead(revision.namespace, revision.id);
-      if (current?.status !== 'active') throw new NotFoundError({ cause: error });
+      if (!current || (options.deletedAs === 'absent' && current.status !== 'active'))
+        throw new NotFoundError({ cause: error });
       throw new RevisionMismatchError(current.id, current.revision, { cause: error });
     }
   }

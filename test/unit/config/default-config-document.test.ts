@@ -11,6 +11,12 @@ describe('Document: default-config.json', () => {
     expect(committed).toEqual(DEFAULT_CONFIG);
   });
 
+  it('lays its sections out as the previous version deployed them: the parameter’s value string is unchanged', () => {
+    // CloudFormation rewrites the parameter, and what operators tuned in it, whenever that string changes.
+    const deployed = readFileSync('test/fixtures/deployed/default-config.4233b7e.json', 'utf8');
+    expect(JSON.stringify(committed)).toBe(JSON.stringify(JSON.parse(deployed)));
+  });
+
   it('is a valid configuration document that names every section', () => {
     expect(MemoryHubConfig.parse(committed)).toEqual(committed);
     expect(Object.keys(committed as object).sort()).toEqual(Object.keys(MemoryHubConfig.shape).sort());

@@ -105,7 +105,20 @@ describe('Class: RevisionWriter', () => {
       await expect(losing).rejects.toMatchObject({ recordId: created.id, currentRevision: 2 });
     });
 
-    it('answers NotFound when the winner deleted the record', async () => {
+    it('names the tombstone’s revision when the winner deleted the record, as records always have', async () => {
+      const created = await first();
+      await writer.appendExpected(writer.tombstone(created, bob), 'record.deleted');
+
+      const losing = writer.appendExpected(
+        writer.next(namespace, created.id, created, alice, { content: { text: 'late' }, expiresAt: EXPIRY }),
+        'record.revised',
+      );
+
+      await expect(losing).rejects.toBeInstanceOf(RevisionMismatchError);
+      await expect(losing).rejects.toMatchObject({ recordId: created.id, currentRevision: 2 });
+    });
+
+    it('answers NotFound when the winner deleted the record, for a writer that takes deleted as absent', async () => {
       const created = await first();
       await writer.appendExpected(writer.tombstone(created, bob), 'record.deleted');
 
@@ -113,6 +126,7 @@ describe('Class: RevisionWriter', () => {
         writer.appendExpected(
           writer.next(namespace, created.id, created, alice, { content: { text: 'late' }, expiresAt: EXPIRY }),
           'record.revised',
+          { deletedAs: 'absent' },
         ),
       ).rejects.toBeInstanceOf(NotFoundError);
     });

@@ -42,7 +42,8 @@ export const guardrailsHandlers = (service: GuardrailsService, http: HttpContext
 
   deleteGuardrail: httpOperation(guardrails.deleteGuardrail, http).handler(async ({ scope, input }) => {
     const { key } = input.params;
-    await service.remove(scope, spaceOf(input), key, revisionsNamedBy(input.ifMatch ?? '', key));
+    const expected = input.ifMatch === undefined ? undefined : revisionsNamedBy(input.ifMatch, key);
+    await service.remove(scope, spaceOf(input), key, expected);
     return noContent();
   }),
 });
