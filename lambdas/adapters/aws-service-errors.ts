@@ -11,16 +11,21 @@ const RETRYABLE = new Set([
 ]);
 const NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH']);
 
+/** Whether an AWS service's failure is one the caller can retry: throttled, overloaded or unreachable. */
+export const isRetryableAwsError = (error: unknown): error is Error => {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return RETRYABLE.has(error.name) || (typeof code === 'string' && NETWORK.has(code));
+};
+
+/** The ServiceUnavailable of a dependency that failed for want of its service, the cause kept. */
+export const dependencyUnavailable = (cause: unknown): ServiceUnavailableError =>
+  new ServiceUnavailableError('A dependency is unavailable; retry shortly', 1, { cause });
+
 /**
  * Failures of an AWS service (DynamoDB, KMS, Step Functions, …) that the caller can retry become
  * ServiceUnavailable (503 + Retry-After; nothing was committed). Anything else is a bug or a
  * misconfiguration and stays what it is, for a generic 500. One table for every adapter.
  */
-export const translateAwsError = (error: unknown): unknown => {
-  if (!(error instanceof Error)) return error;
-  const code = (error as { code?: unknown }).code;
-  if (RETRYABLE.has(error.name) || (typeof code === 'string' && NETWORK.has(code))) {
-    return new ServiceUnavailableError('A dependency is unavailable; retry shortly', 1, { cause: error });
-  }
-  return error;
-};
+export const translateAwsError = (error: unknown): unknown =>
+  isRetryableAwsError(error) ? dependencyUnavailable(error) : error;

@@ -32,9 +32,10 @@ const DEPLOYED_SECTION_ORDER = ['retention', 'learning', 'http', 'listing', 'hou
 /** The defaults as the document an operator would write, laid out as deployed. */
 export const defaultConfigDocument = (service: ServiceTables = SERVICE) => {
   const defaults: Record<string, unknown> = service.configuration.defaults;
+  // Unlisted sections (and `agents`, composed last) keep their order behind the listed ones: the sort is stable.
   const rank = (name: string) => {
     const deployed = DEPLOYED_SECTION_ORDER.indexOf(name);
-    return name === 'agents' ? Number.POSITIVE_INFINITY : deployed === -1 ? DEPLOYED_SECTION_ORDER.length : deployed;
+    return deployed === -1 ? DEPLOYED_SECTION_ORDER.length : deployed;
   };
   return Object.fromEntries(Object.entries(defaults).sort(([a], [b]) => rank(a) - rank(b))) as typeof defaults;
 };

@@ -6,16 +6,14 @@
 import type { AnyCapabilityModule, ConsumerDeclaration } from '../composition/capability-module.ts';
 import { HEAD_PROJECTION_CONSUMER } from '../composition/compose-service.ts';
 import {
-  configSectionsOf,
   consumersOf,
   operationsOf,
   recordKindsOf,
-  type SectionsOf,
+  serviceConfigSectionsOf,
   withRequiredModules,
   workflowsOf,
 } from '../composition/module-tables.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
-import { KERNEL_CONFIG_SECTIONS } from '../kernel/config/kernel-config.ts';
 import { recordEventContract } from '../kernel/events/record-event.schema.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import { CAPABILITIES } from './capabilities.ts';
@@ -25,6 +23,7 @@ export const EVENT_BACKBONE_ENTRY = 'lambdas/app/event-backbone.lambda.ts';
 
 /** Every table of a service made of `modules` (listed in the order their operations are documented). */
 export const serviceTables = <const Modules extends readonly AnyCapabilityModule[]>(modules: Modules) => {
+  const ordered = withRequiredModules(modules);
   const consumers: readonly ConsumerDeclaration[] = [
     {
       name: HEAD_PROJECTION_CONSUMER,
@@ -32,31 +31,26 @@ export const serviceTables = <const Modules extends readonly AnyCapabilityModule
       handler: 'projectHead',
       description: 'Projects record events onto the head items',
     },
-    ...consumersOf(withRequiredModules(modules)),
+    ...consumersOf(ordered),
   ];
   return {
     /** The modules, each after the ones it requires. */
-    modules: withRequiredModules(modules),
+    modules: ordered,
     operations: operationsOf(modules),
-    kinds: RecordKinds.of(recordKindsOf(withRequiredModules(modules))),
-    workflows: workflowsOf(withRequiredModules(modules)),
+    kinds: RecordKinds.of(recordKindsOf(ordered)),
+    workflows: workflowsOf(ordered),
     /** Every consumer of record events: the kernel's head projection, then the modules'. */
     consumers,
-    /** The configuration document: every capability's sections, then the kernel's. */
-    configuration: composeConfiguration<SectionsOf<Modules[number]> | (typeof KERNEL_CONFIG_SECTIONS)[number]>([
-      ...configSectionsOf(modules),
-      ...KERNEL_CONFIG_SECTIONS,
-    ]),
+    /** The configuration document: every capability's sections, then the kernel's and the HTTP layer's. */
+    configuration: composeConfiguration(serviceConfigSectionsOf(modules)),
   };
 };
 
 export const SERVICE = serviceTables(CAPABILITIES);
 
-export const SERVICE_MODULES = SERVICE.modules;
 export const API_OPERATIONS = SERVICE.operations;
 export const RECORD_KINDS = SERVICE.kinds;
 export const WORKFLOWS = SERVICE.workflows;
-export const CONSUMERS = SERVICE.consumers;
 export const SERVICE_CONFIGURATION = SERVICE.configuration;
 export const MemoryHubConfig = SERVICE_CONFIGURATION.schema;
 export type MemoryHubConfig = typeof SERVICE_CONFIGURATION.defaults;

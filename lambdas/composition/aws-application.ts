@@ -17,7 +17,6 @@ import deploymentJson from '../generated/deployment.json' with { type: 'json' };
 import type { ApiHandler } from '../http/http-operation.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
 import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
-import { KERNEL_CONFIG_SECTIONS } from '../kernel/config/kernel-config.ts';
 import { NotFoundError } from '../kernel/errors/domain-error.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
@@ -34,7 +33,7 @@ import {
 import type { AnyCapabilityModule } from './capability-module.ts';
 import { type ComposedService, composeService } from './compose-service.ts';
 import { DeploymentDocument } from './deployment-document.ts';
-import { configSectionsOf, recordKindsOf, withRequiredModules } from './module-tables.ts';
+import { recordKindsOf, serviceConfigSectionsOf, withRequiredModules } from './module-tables.ts';
 
 /** What a Lambda function is told by its environment; parsed once at init, failing fast when incomplete. */
 export const AwsEnvironment = z
@@ -90,7 +89,7 @@ export interface AwsApplication {
   readonly runWorkflowStep: LambdaHandler<unknown, StepInput>;
 }
 
-const deployment = DeploymentDocument.parse(deploymentJson) as DeploymentDocument;
+const deployment = DeploymentDocument.parse(deploymentJson);
 
 /**
  * AWS mode, for one function: the kernel and the modules it serves (with those they require), on DynamoDB
@@ -107,7 +106,7 @@ export const awsApplication = async (
   const environment = AwsEnvironment.parse(variables);
   const served = withRequiredModules(modules);
   const { log, metrics, traced, instrument } = lambdaObservability(environment.MEMORY_HUB_STAGE);
-  const configuration = composeConfiguration([...configSectionsOf(served), ...KERNEL_CONFIG_SECTIONS], {
+  const configuration = composeConfiguration(serviceConfigSectionsOf(served), {
     foreign: deployment.config,
   });
   const config: ConfigProvider = await SsmConfigProvider.load({

@@ -12,12 +12,12 @@ import type { AwsEnvironment, Traced } from './aws-application.ts';
  * `awsApplication`, so no other bundle carries the EventBridge or Step Functions client.
  */
 
-/** The event bus of the deployment (`MEMORY_HUB_EVENT_BUS_NAME`). */
-export const eventBridgePublisher = (environment: AwsEnvironment, traced: Traced): EventPublisher =>
-  new EventBridgePublisher({
-    client: traced(new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS })),
-    busName: environment.MEMORY_HUB_EVENT_BUS_NAME ?? '',
-  });
+/** The event bus of the deployment (`MEMORY_HUB_EVENT_BUS_NAME`, which a function that publishes must be told). */
+export const eventBridgePublisher = (environment: AwsEnvironment, traced: Traced): EventPublisher => {
+  const busName = environment.MEMORY_HUB_EVENT_BUS_NAME;
+  if (busName === undefined) throw new Error('MEMORY_HUB_EVENT_BUS_NAME is not set: there is no bus to publish to');
+  return new EventBridgePublisher({ client: traced(new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS })), busName });
+};
 
 /** The workflows' state machines (`MEMORY_HUB_STATE_MACHINES`). */
 export const stepFunctionsStarter = (environment: AwsEnvironment, traced: Traced): WorkflowStarter =>

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { ConfigLayout } from '../kernel/config/compose-config.ts';
-import type { RecordKindDescription } from '../kernel/namespaces/record-kind.ts';
-import type { ConsumerDeclaration } from './capability-module.ts';
+import { ConfigLayout } from '../kernel/config/compose-config.ts';
+import { RecordKindDescription } from '../kernel/namespaces/record-kind.ts';
 
 /**
  * What the deployment is made of, as data generated from its module list (`npm run generate`, checked for
@@ -11,26 +10,17 @@ import type { ConsumerDeclaration } from './capability-module.ts';
 export const DeploymentDocument = z
   .object({
     version: z.literal(1),
-    recordKinds: z.array(
-      z
-        .object({ name: z.string(), journal: z.boolean(), organisationOwned: z.boolean(), audited: z.boolean() })
-        .strict(),
-    ),
-    consumers: z.array(
-      z.object({ name: z.string(), entry: z.string(), handler: z.string(), description: z.string() }).strict(),
-    ),
-    workflows: z.array(z.string()),
-    config: z
-      .object({
-        sections: z.array(z.object({ name: z.string(), perAgent: z.boolean(), fields: z.array(z.string()) }).strict()),
-      })
-      .strict(),
+    recordKinds: z.array(RecordKindDescription).readonly(),
+    consumers: z
+      .array(
+        z
+          .object({ name: z.string(), entry: z.string(), handler: z.string(), description: z.string() })
+          .strict()
+          .readonly(),
+      )
+      .readonly(),
+    workflows: z.array(z.string()).readonly(),
+    config: ConfigLayout,
   })
   .strict();
-export type DeploymentDocument = {
-  readonly version: 1;
-  readonly recordKinds: readonly RecordKindDescription[];
-  readonly consumers: readonly ConsumerDeclaration[];
-  readonly workflows: readonly string[];
-  readonly config: ConfigLayout;
-};
+export type DeploymentDocument = z.infer<typeof DeploymentDocument>;

@@ -66,9 +66,10 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
     inner: new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics }),
   });
   const commitListeners: ((entry: OutboxEntry) => void)[] = [];
+  // One client of the table for every adapter, the dead letters' too.
+  const table = new MemoryTableClient({ client, tableName, metrics });
   const storage = dynamoDbPorts({
-    client,
-    tableName,
+    table,
     cipher,
     clock,
     metrics,
@@ -77,10 +78,7 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
       for (const listener of commitListeners) listener(entry);
     },
   });
-  const deadLetters = new DynamoDbDeadLetterQueue({
-    table: new MemoryTableClient({ client, tableName, metrics }),
-    clock,
-  });
+  const deadLetters = new DynamoDbDeadLetterQueue({ table, clock });
   const modules = withRequiredModules(options.modules);
   let bus: LocalEventBus | undefined;
   let workflowRunner: LocalWorkflowRunner | undefined;

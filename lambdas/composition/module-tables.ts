@@ -1,5 +1,7 @@
+import { HTTP_CONFIG_SECTIONS } from '../http/http-config.ts';
 import type { Operation } from '../http/operation.ts';
 import type { AnyConfigSection } from '../kernel/config/config-section.ts';
+import { KERNEL_CONFIG_SECTIONS } from '../kernel/config/kernel-config.ts';
 import { IDEMPOTENCY } from '../kernel/idempotency/idempotency-store.port.ts';
 import type { RecordKind } from '../kernel/namespaces/record-kind.ts';
 import type { WorkflowPolicy } from '../kernel/workflows/workflow-definition.ts';
@@ -24,36 +26,24 @@ export const withRequiredModules = (modules: readonly AnyCapabilityModule[]): An
     ordered.push(module);
   };
   for (const module of modules) visit(module, []);
-  unique(
-    ordered.map((module) => module.name),
-    'module',
-  );
-  return ordered;
+  return unique(ordered, (module) => [module.name], 'module');
 };
 
 /** The kernel's own kinds, then every module's. */
-export const recordKindsOf = (modules: readonly AnyCapabilityModule[]): RecordKind[] => {
-  const kinds = [IDEMPOTENCY, ...modules.flatMap((module) => module.recordKinds ?? [])];
-  unique(
-    kinds.map((kind) => kind.name),
-    'record kind',
-  );
-  return kinds;
-};
+export const recordKindsOf = (modules: readonly AnyCapabilityModule[]): RecordKind[] =>
+  unique([IDEMPOTENCY, ...modules.flatMap((module) => module.recordKinds ?? [])], (kind) => [kind.name], 'record kind');
 
 /** Every operation, in module order: the order of the OpenAPI document and the local route table. */
-export const operationsOf = (modules: readonly AnyCapabilityModule[]): Operation[] => {
-  const operations = modules.flatMap((module) => module.operations ?? []);
+export const operationsOf = (modules: readonly AnyCapabilityModule[]): Operation[] =>
   unique(
-    operations.flatMap((operation) => operation.routes.map((route) => `${route.method} ${route.path}`)),
-    'route',
-  );
-  unique(
-    operations.flatMap((operation) => operation.routes.map((route) => route.operationId)),
+    unique(
+      modules.flatMap((module) => module.operations ?? []),
+      (operation) => operation.routes.map((route) => `${route.method} ${route.path}`),
+      'route',
+    ),
+    (operation) => operation.routes.map((route) => route.operationId),
     'operation id',
   );
-  return operations;
-};
 
 export type SectionsOf<Module> = Module extends { readonly config?: infer Config }
   ? Config extends readonly (infer Section extends AnyConfigSection)[]
@@ -66,28 +56,35 @@ export const configSectionsOf = <const Modules extends readonly AnyCapabilityMod
   modules: Modules,
 ): SectionsOf<Modules[number]>[] => modules.flatMap((module) => module.config ?? []) as SectionsOf<Modules[number]>[];
 
-export const workflowsOf = (modules: readonly AnyCapabilityModule[]): WorkflowPolicy[] => {
-  const workflows = modules.flatMap((module) => module.workflows ?? []);
+/** What a service of `modules` is configured by: the modules' sections, then the kernel's and the HTTP layer's. */
+export const serviceConfigSectionsOf = <const Modules extends readonly AnyCapabilityModule[]>(
+  modules: Modules,
+): (
+  | SectionsOf<Modules[number]>
+  | (typeof KERNEL_CONFIG_SECTIONS)[number]
+  | (typeof HTTP_CONFIG_SECTIONS)[number]
+)[] => [...configSectionsOf(modules), ...KERNEL_CONFIG_SECTIONS, ...HTTP_CONFIG_SECTIONS];
+
+export const workflowsOf = (modules: readonly AnyCapabilityModule[]): WorkflowPolicy[] =>
   unique(
-    workflows.map((workflow) => workflow.name),
+    modules.flatMap((module) => module.workflows ?? []),
+    (workflow) => [workflow.name],
     'workflow',
   );
-  return workflows;
-};
 
-export const consumersOf = (modules: readonly AnyCapabilityModule[]): ConsumerDeclaration[] => {
-  const consumers = modules.flatMap((module) => module.consumers ?? []);
+export const consumersOf = (modules: readonly AnyCapabilityModule[]): ConsumerDeclaration[] =>
   unique(
-    consumers.map((consumer) => consumer.name),
+    modules.flatMap((module) => module.consumers ?? []),
+    (consumer) => [consumer.name],
     'consumer',
   );
-  return consumers;
-};
 
-const unique = (names: readonly string[], what: string): void => {
+/** `items`, once no two of them share a name (an item may go by several: an operation by each route). */
+const unique = <T>(items: T[], namesOf: (item: T) => readonly string[], what: string): T[] => {
   const seen = new Set<string>();
-  for (const name of names) {
+  for (const name of items.flatMap(namesOf)) {
     if (seen.has(name)) throw new Error(`Two modules declare the ${what} ${name}`);
     seen.add(name);
   }
+  return items;
 };

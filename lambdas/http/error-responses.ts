@@ -43,7 +43,7 @@ export const errorStatusTable = (...tables: readonly ErrorStatuses[]): ErrorStat
   return Object.freeze(merged);
 };
 
-export const statusOf = (error: unknown, statuses: ErrorStatuses = KERNEL_ERROR_STATUSES): number =>
+export const statusOf = (error: unknown, statuses: ErrorStatuses): number =>
   error instanceof DomainError && Object.hasOwn(statuses, error.code) ? (statuses[error.code] ?? 500) : 500;
 
 /**
@@ -53,7 +53,7 @@ export const statusOf = (error: unknown, statuses: ErrorStatuses = KERNEL_ERROR_
 export const errorResponse = (
   error: unknown,
   requestId: string,
-  statuses: ErrorStatuses = KERNEL_ERROR_STATUSES,
+  statuses: ErrorStatuses,
 ): APIGatewayProxyStructuredResultV2 => {
   const status = statusOf(error, statuses);
   const headers: Record<string, string> = {};

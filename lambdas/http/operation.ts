@@ -42,13 +42,11 @@ export interface Operation<
   readonly params: Params;
   readonly query: Query;
   readonly body: Body;
-  /** Updates and deletes must name the revision they change. */
-  readonly requiresIfMatch?: boolean;
   /**
-   * The capability answers the missing If-Match (428) itself, after its own permission checks, so a caller
-   * who may not act at all learns that first (a guardrail's delete: 403 for a non-admin, 404 outside the project).
+   * Updates and deletes must name the revision they change (documented as a required header). The core
+   * refuses a change that names none, after whatever permission checks the capability makes first.
    */
-  readonly ifMatchRequiredAfterAuthorisation?: boolean;
+  readonly requiresIfMatch?: boolean;
   /** Create-or-replace: If-Match is read when given (a replacement needs it; a creation has none to give). */
   readonly acceptsIfMatch?: boolean;
   /** Creations accept Idempotency-Key. */

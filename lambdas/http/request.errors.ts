@@ -40,12 +40,3 @@ export class MethodNotAllowedError extends DomainError {
     super('This path does not accept that method');
   }
 }
-
-/** An update or delete without If-Match: the caller must say which revision it read (RFC 6585, 428). */
-export class IfMatchRequiredError extends DomainError {
-  readonly code = 'record.precondition_required';
-
-  constructor() {
-    super('This request must carry an If-Match header with the ETag of the revision it changes');
-  }
-}

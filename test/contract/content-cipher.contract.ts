@@ -14,7 +14,7 @@ export interface ContentCipherFixture {
 }
 
 /** The context a record's content is encrypted under, as the revision items build it. */
-const contextOf = (tenant: string, sub: string): EncryptionContext => {
+export const contextOf = (tenant: string, sub: string): EncryptionContext => {
   const namespace = scopeOf({ tenant, sub }).namespace(KINDS.note);
   return { tenant: namespace.tenant, namespace: namespace.key, recordId: newRecordId() };
 };

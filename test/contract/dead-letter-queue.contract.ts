@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DeadLetterQueue } from '../../lambdas/kernel/events/dead-letter-queue.port.ts';
-import { KINDS } from '../support/record-kinds.ts';
-import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
-import { scopeOf } from '../support/scopes.ts';
+import { noteEvent } from '../support/revisions.ts';
 
 export const CONTRACT_CONSUMER = 'audit-trail';
 
@@ -15,7 +13,7 @@ export const describeDeadLetterQueueContract = (
     let fixture: { queue: DeadLetterQueue; close(): Promise<void> };
     const letter = () => ({
       consumer: CONTRACT_CONSUMER,
-      event: eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1)),
+      event: noteEvent(),
       reason: 'ServiceUnavailableError',
     });
 

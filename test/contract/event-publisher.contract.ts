@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventPublisher, PublishOutcome } from '../../lambdas/kernel/events/event-publisher.port.ts';
 import type { RecordEvent } from '../../lambdas/kernel/events/record-event.schema.ts';
-import { KINDS } from '../support/record-kinds.ts';
-import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
-import { scopeOf } from '../support/scopes.ts';
+import { noteEventsOf } from '../support/revisions.ts';
 
 /** A publisher over its bus, with the bus's controls: what the suite sets up and assesses. */
 export interface EventPublisherFixture {
@@ -21,9 +19,6 @@ export interface EventPublisherFixture {
   refuse(eventId: string): void;
   close(): Promise<void>;
 }
-
-const eventsOf = (count: number): RecordEvent[] =>
-  Array.from({ length: count }, () => eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1)));
 
 const idsOf = (events: readonly RecordEvent[]): string[] => events.map((event) => event.event_id).sort();
 
@@ -61,7 +56,7 @@ export const describeEventPublisherContract = (name: string, create: () => Promi
     describe('Method: publish', () => {
       it('delivers every event handed over, whole, and reports none failed', async () => {
         // Prepare
-        const events = eventsOf(5);
+        const events = noteEventsOf(5);
 
         // Act
         const outcome = await fixture.publisher.publish(events);
@@ -74,7 +69,7 @@ export const describeEventPublisherContract = (name: string, create: () => Promi
 
       it('publishes more than ten events at once', async () => {
         // Prepare: more than one PutEvents call can carry
-        const events = eventsOf(23);
+        const events = noteEventsOf(23);
 
         // Act
         const outcome = await fixture.publisher.publish(events);
@@ -95,7 +90,7 @@ export const describeEventPublisherContract = (name: string, create: () => Promi
 
       it('during an outage reports every event failed, whole, and delivers none', async () => {
         // Prepare
-        const events = eventsOf(23);
+        const events = noteEventsOf(23);
         fixture.outage(true);
 
         // Act
@@ -109,7 +104,7 @@ export const describeEventPublisherContract = (name: string, create: () => Promi
 
       it('publishes the events an outage failed once they are handed over again after it', async () => {
         // Prepare
-        const events = eventsOf(12);
+        const events = noteEventsOf(12);
         fixture.outage(true);
         const during = await fixture.publisher.publish(events);
         fixture.outage(false);
@@ -124,7 +119,7 @@ export const describeEventPublisherContract = (name: string, create: () => Promi
 
       it('delivers the others when one event is refused, and accounts for the refused one exactly once', async () => {
         // Prepare: refusals in the first and in the third batch of ten
-        const events = eventsOf(23);
+        const events = noteEventsOf(23);
         const refused = [events[3], events[21]] as RecordEvent[];
         for (const event of refused) fixture.refuse(event.event_id);
 

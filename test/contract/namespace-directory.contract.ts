@@ -8,7 +8,7 @@ import { type CreateRecordStorage, recordStorageContext } from './record-storage
 export const describeNamespaceDirectoryContract = (name: string, create: CreateRecordStorage) => {
   describe(`Contract: NamespaceDirectory (${name})`, () => {
     const context = recordStorageContext(create);
-    describe('Namespace directory', () => {
+    describe('Method: resolve, then list', () => {
       it('records each namespace on first write and resolves it from its hash', async () => {
         const agentNotes = context.alice.namespace(KINDS.note, { agent: 'coder' });
         const bobs = scopeOf({ tenant: 'globex', sub: 'bob' }).namespace(KINDS.note);

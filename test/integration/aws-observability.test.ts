@@ -1,11 +1,9 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
-import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import type { ApiEvent, ApiResult } from '../../lambdas/http/api-event.ts';
-import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
 import { apiEvent } from '../support/api-events.ts';
+import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
 
 /*
@@ -16,7 +14,6 @@ import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
  */
 
 const KEY_ARN = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-0000000trace';
-const TABLE = 'memory-hub-traced';
 const TENANT = 'tenant-7c1e9d';
 const PRINCIPAL = 'principal-4b2f81';
 const CONTENT = 'content-e3a5-do-not-leak';
@@ -27,7 +24,7 @@ const contextOf = (awsRequestId: string) =>
   ({ awsRequestId, functionName: 'memory-hub-test-createNote', memoryLimitInMB: '512' }) as unknown as Context;
 
 describe('AWS composition: what logs, metrics and traces carry', () => {
-  let engine: EmbeddedDynamoDb;
+  let table: EmbeddedTable;
   let kms: KmsStandIn;
   let daemon: Socket;
   const segments: string[] = [];
@@ -36,10 +33,8 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
   const saved = { ...process.env };
 
   beforeAll(async () => {
-    engine = await startEmbeddedDynamoDb();
-    const client = localDynamoDbClient({ endpoint: engine.endpoint });
-    await ensureMemoryTable(client, TABLE);
-    client.destroy();
+    // Over loopback HTTP: the composition reaches the engine through the SDK's endpoint variable.
+    table = await startEmbeddedTable('http');
     kms = await startKmsStandIn([KEY_ARN]);
     daemon = createSocket('udp4');
     daemon.on('message', (message) => segments.push(message.toString()));
@@ -55,10 +50,10 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
-      AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: table.engine.endpoint,
       AWS_ENDPOINT_URL_KMS: kms.url,
       MEMORY_HUB_STAGE: 'test',
-      MEMORY_HUB_TABLE_NAME: TABLE,
+      MEMORY_HUB_TABLE_NAME: table.tableName,
       MEMORY_HUB_KEY_ARN: KEY_ARN,
       MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/test/config',
       // An operator asking for everything: the code decides what may be logged and traced, not these.
@@ -80,7 +75,7 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
     process.env = saved;
     daemon?.close();
     await kms?.close();
-    await engine?.close();
+    await table?.close();
   });
 
   /** Runs the invocations with stdout and stderr captured, and waits for their segments to arrive. */
@@ -168,7 +163,7 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
     expect(records.filter((record) => '_aws' in record)).toHaveLength(1);
     expect(output).not.toContain('No application metrics');
     expect(traces).toContain('"name":"DynamoDB"');
-    expect(traces).toContain(`"table_name":"${TABLE}"`);
+    expect(traces).toContain(`"table_name":"${table.tableName}"`);
     expect(traces).toContain('"name":"KMS"');
     expect(traces).toContain('"error":true');
 

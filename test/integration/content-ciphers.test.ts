@@ -6,14 +6,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CachingContentCipher } from '../../lambdas/adapters/crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { kmsKeys } from '../../lambdas/adapters/crypto/kms-keys.ts';
-import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { ServiceUnavailableError } from '../../lambdas/kernel/errors/domain-error.ts';
-import { type ContentCipherFixture, describeContentCipherContract } from '../contract/content-cipher.contract.ts';
+import {
+  type ContentCipherFixture,
+  contextOf,
+  describeContentCipherContract,
+} from '../contract/content-cipher.contract.ts';
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
-import { KINDS } from '../support/record-kinds.ts';
-import { newRecordId } from '../support/revisions.ts';
-import { scopeOf } from '../support/scopes.ts';
+import { localKeyCipher } from '../support/local-key-cipher.ts';
 
 const ACME_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-00000000acme';
 const GLOBEX_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-0000000globex';
@@ -21,14 +22,9 @@ const GLOBEX_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-80
 /** Two ciphers over two fresh local key files, as two local installations would have. */
 const localCiphers = async () => {
   const folder = await mkdtemp(join(tmpdir(), 'memory-hub-ciphers-'));
-  const cipherOver = async (file: string) =>
-    new EncryptionSdkCipher({
-      keys: localKeyring(await loadOrCreateLocalKey(join(folder, file))),
-      metrics: new InMemoryMetrics(),
-    });
   return {
-    cipher: await cipherOver('content-key.bin'),
-    foreign: await cipherOver('other-content-key.bin'),
+    cipher: await localKeyCipher(folder, 'content-key.bin'),
+    foreign: await localKeyCipher(folder, 'other-content-key.bin'),
     close: () => rm(folder, { recursive: true, force: true }),
   };
 };
@@ -44,8 +40,11 @@ const kmsConfigOf = (standIn: KmsStandIn) => ({
 const kmsClientOf = (standIn: KmsStandIn) => new KMS(kmsConfigOf(standIn));
 
 /** The Encryption SDK cipher over KMS exactly as `aws-application.ts` builds it, with the stand-in as KMS. */
-const kmsCipherOf = (standIn: KmsStandIn, keyArn: string, metrics = new InMemoryMetrics()) =>
-  new EncryptionSdkCipher({ ...kmsKeys({ keyArn, clientConfig: kmsConfigOf(standIn) }), metrics });
+const kmsCipherOf = (standIn: KmsStandIn, keyArn: string) =>
+  new EncryptionSdkCipher({
+    ...kmsKeys({ keyArn, clientConfig: kmsConfigOf(standIn) }),
+    metrics: new InMemoryMetrics(),
+  });
 
 const kmsCiphers = async () => {
   const standIn = await startKmsStandIn([ACME_KEY, GLOBEX_KEY]);
@@ -71,11 +70,6 @@ describeContentCipherContract('CachingContentCipher over KMS (stand-in): the AWS
   return { ...kms, cipher: new CachingContentCipher({ inner: kms.cipher }) } satisfies ContentCipherFixture;
 });
 
-const contextOf = (): { tenant: string; namespace: string; recordId: string } => {
-  const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
-  return { tenant: namespace.tenant, namespace: namespace.key, recordId: newRecordId() };
-};
-
 describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
   let kms: Awaited<ReturnType<typeof kmsCiphers>>;
 
@@ -94,7 +88,7 @@ describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
 
   it('goes through the real KMS keyring: a data key generated, then decrypted, under the record’s context and key', async () => {
     // Prepare
-    const context = contextOf();
+    const context = contextOf('acme', 'alice');
     const before = kms.standIn.calls.length;
 
     // Act
@@ -116,7 +110,7 @@ describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
 
   it('asks KMS nothing for a ciphertext presented under another context: it is refused before', async () => {
     // Prepare
-    const context = contextOf();
+    const context = contextOf('acme', 'alice');
     const ciphertext = await kms.cipher.encrypt(Buffer.from('mine'), context);
     const before = kms.standIn.calls.length;
 
@@ -133,7 +127,7 @@ describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
     kms.standIn.throttle(true);
 
     // Act
-    const encrypting = kms.cipher.encrypt(Buffer.from('later'), contextOf());
+    const encrypting = kms.cipher.encrypt(Buffer.from('later'), contextOf('acme', 'alice'));
 
     // Assess
     await expect(encrypting).rejects.toBeInstanceOf(ServiceUnavailableError);
@@ -141,7 +135,7 @@ describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
 
   it('turns a throttled KMS on decrypt into ServiceUnavailable, not a verdict on the ciphertext', async () => {
     // Prepare: a fresh ciphertext, so no cached materials answer for it
-    const context = contextOf();
+    const context = contextOf('acme', 'alice');
     const ciphertext = await kms.cipher.encrypt(Buffer.from('still mine'), context);
     kms.standIn.throttle(true);
 

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
 import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
@@ -10,10 +10,11 @@ import { KINDS } from '../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
 
-/** The DynamoDB adapters of the five ports, on one table of the embedded engine with the real Encryption SDK. */
-const onTheEngine: CreateRecordStorage = async (clock) => {
+/** The DynamoDB adapters of the five ports, on a fresh table of the embedded engine with the real Encryption SDK. */
+const storageOnTheEngine = async (clock: ManualClock) => {
   const table = await startEmbeddedTable();
   return {
+    table,
     storage: dynamoDbRecordStorage({
       client: table.client,
       tableName: table.tableName,
@@ -25,15 +26,27 @@ const onTheEngine: CreateRecordStorage = async (clock) => {
   };
 };
 
+const onTheEngine: CreateRecordStorage = storageOnTheEngine;
+
 describeRecordPortContracts('DynamoDB adapters on the embedded engine', onTheEngine);
 
 describe('Module: DynamoDB record storage', () => {
+  let engine: Awaited<ReturnType<typeof storageOnTheEngine>>;
+
+  // Closed after each test, so a failing assertion does not leave its engine running.
+  beforeEach(async () => {
+    engine = await storageOnTheEngine(new ManualClock('2026-06-01T00:00:00.000Z'));
+  });
+
+  afterEach(async () => {
+    await engine?.close();
+  });
+
   describe('Method: append', () => {
     it('reports success once the revision is committed, even when the head projection cannot move yet', async () => {
       // Prepare
-      const table = await startEmbeddedTable();
-      const clock = new ManualClock('2026-06-01T00:00:00.000Z');
-      const { revisions, heads } = dynamoDbRecordStorage({ ...table, clock });
+      const { table, storage } = engine;
+      const { revisions, heads } = storage;
       const notes = scopeOf().namespace(KINDS.note);
       const id = newRecordId();
       const first = revisionOf(notes, id, 1);
@@ -56,19 +69,15 @@ describe('Module: DynamoDB record storage', () => {
       expect((await revisions.getHead(notes, id))?.content).toEqual({ text: 'committed', tags: [] });
       expect(table.metrics.countOf('projection.deferred')).toBe(1);
       expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
-      await heads.projectHead(second);
+      expect(await heads.projectHead(second)).toBe(true);
       expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
-      await table.close();
     });
   });
 
   describe('Method: append, for a journal kind', () => {
     it('writes one item per session event: the revision, with no head item beside it', async () => {
-      const table = await startEmbeddedTable();
-      const { revisions, heads } = dynamoDbRecordStorage({
-        ...table,
-        clock: new ManualClock('2026-06-01T00:00:00.000Z'),
-      });
+      const { table, storage } = engine;
+      const { revisions, heads } = storage;
       const events = scopeOf().namespace(KINDS['session-events'], { session: 's1' });
       const id = newRecordId();
       const first = revisionOf(events, id, 1);
@@ -84,17 +93,13 @@ describe('Module: DynamoDB record storage', () => {
       );
       expect(items.Items?.map((item) => item.sk?.S)).toEqual([`R#${id}#0000000001`]);
       expect((await heads.listHeads(events, { limit: 10 })).items.map((head) => head.id)).toEqual([id]);
-      await table.close();
     });
   });
 
   describe('Method: append, when the SDK retries a put that had committed', () => {
     it('recognises its own write instead of reporting a conflict', async () => {
-      const table = await startEmbeddedTable();
-      const { revisions } = dynamoDbRecordStorage({
-        ...table,
-        clock: new ManualClock('2026-06-01T00:00:00.000Z'),
-      });
+      const { table, storage } = engine;
+      const { revisions } = storage;
       const notes = scopeOf().namespace(KINDS.note);
       const first = revisionOf(notes, newRecordId(), 1);
       const send = table.client.send.bind(table.client);
@@ -111,7 +116,6 @@ describe('Module: DynamoDB record storage', () => {
 
       expect((await revisions.getHead(notes, first.id))?.revision).toBe(1);
       await expect(revisions.append(rival, eventOf(rival))).rejects.toBeInstanceOf(RevisionConflictError);
-      await table.close();
     });
   });
 });

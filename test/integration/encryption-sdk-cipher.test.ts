@@ -1,17 +1,29 @@
-import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
-import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import { loadOrCreateLocalKey } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { CiphertextContextMismatchError } from '../../lambdas/kernel/crypto/crypto.errors.ts';
+import { localKeyCipher } from '../support/local-key-cipher.ts';
+
+/** The temporary folders a test made, removed after it. */
+const folders: string[] = [];
+const newFolder = async (prefix: string) => {
+  const folder = await mkdtemp(join(tmpdir(), prefix));
+  folders.push(folder);
+  return folder;
+};
+
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+});
 
 const cipherWithNewKey = async () => {
-  const folder = await mkdtemp(join(tmpdir(), 'memory-hub-cipher-'));
+  const folder = await newFolder('memory-hub-cipher-');
   const metrics = new InMemoryMetrics();
-  const key = await loadOrCreateLocalKey(join(folder, 'key.bin'));
-  return { cipher: new EncryptionSdkCipher({ keys: localKeyring(key), metrics }), metrics, folder };
+  return { cipher: await localKeyCipher(folder, 'key.bin', metrics), metrics };
 };
 
 const context = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
@@ -54,7 +66,7 @@ describe('Class: EncryptionSdkCipher', () => {
 
 describe('Function: loadOrCreateLocalKey', () => {
   it('creates a 32-byte key readable only by its owner, and returns the same key afterwards', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'memory-hub-key-')), 'keys', 'content-key.bin');
+    const path = join(await newFolder('memory-hub-key-'), 'keys', 'content-key.bin');
     const first = await loadOrCreateLocalKey(path);
 
     expect((await stat(path)).mode & 0o777).toBe(0o600);
@@ -63,7 +75,7 @@ describe('Function: loadOrCreateLocalKey', () => {
   });
 
   it('refuses a key file others can read', async () => {
-    const path = join(await mkdtemp(join(tmpdir(), 'memory-hub-key-')), 'content-key.bin');
+    const path = join(await newFolder('memory-hub-key-'), 'content-key.bin');
     await writeFile(path, Buffer.alloc(32, 1));
     await chmod(path, 0o644);
 

@@ -2,13 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
-import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import type { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
 import { ensureMemoryTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import { MemoryTableClient } from '../../lambdas/adapters/dynamodb/memory-table-client.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
+import { localKeyCipher } from './local-key-cipher.ts';
 
 /** The embedded engine with a fresh memory table and a real Encryption SDK cipher over a throwaway key. */
 export interface EmbeddedTable {
@@ -32,10 +32,7 @@ export const startEmbeddedTable = async (transport: 'channel' | 'http' = 'channe
   await ensureMemoryTable(client, tableName);
   const keyDir = await mkdtemp(join(tmpdir(), 'memory-hub-key-'));
   const metrics = new InMemoryMetrics();
-  const cipher = new EncryptionSdkCipher({
-    keys: localKeyring(await loadOrCreateLocalKey(join(keyDir, 'content-key.bin'))),
-    metrics,
-  });
+  const cipher = await localKeyCipher(keyDir, 'content-key.bin', metrics);
   return {
     engine,
     client,

@@ -18,6 +18,8 @@ export interface AcceptedEntry {
   readonly busName: string | undefined;
   readonly source: string;
   readonly detailType: string;
+  /** The entry's `Time`, as sent (EventBridge stamps the time of the call when there is none). */
+  readonly time: Date | undefined;
   readonly event: RecordEvent;
 }
 
@@ -115,7 +117,13 @@ export class EventBridgeStandIn {
       refusal.remaining -= 1;
       return { ErrorCode: refusal.errorCode, ErrorMessage: `The stand-in was told to refuse ${event.event_id}` };
     }
-    this.#accepted.push({ busName: entry.EventBusName, source: entry.Source, detailType: entry.DetailType, event });
+    this.#accepted.push({
+      busName: entry.EventBusName,
+      source: entry.Source,
+      detailType: entry.DetailType,
+      time: entry.Time,
+      event,
+    });
     return { EventId: randomUUID() };
   }
 }

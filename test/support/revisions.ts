@@ -3,6 +3,8 @@ import { recordEventOf } from '../../lambdas/kernel/events/record-event-of.ts';
 import type { Namespace } from '../../lambdas/kernel/namespaces/namespace.ts';
 import type { RecordRevision } from '../../lambdas/kernel/records/record.schema.ts';
 import { createUlidGenerator } from '../../lambdas/kernel/time/ids.ts';
+import { KINDS } from './record-kinds.ts';
+import { scopeOf } from './scopes.ts';
 
 const ids = createUlidGenerator();
 
@@ -33,3 +35,9 @@ export const revisionOf = (
 
 export const eventOf = (revision: RecordRevision): RecordEvent =>
   recordEventOf(revision, revision.revision === 1 ? 'record.created' : 'record.revised', ids.next());
+
+/** The event of a new note's first revision, in the default caller's namespace: what a publisher or queue is handed. */
+export const noteEvent = (): RecordEvent => eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1));
+
+/** `count` events of new notes, as `noteEvent` makes them. */
+export const noteEventsOf = (count: number): RecordEvent[] => Array.from({ length: count }, noteEvent);

@@ -30,8 +30,6 @@ export const DEFAULT_FILE_CHECK_INTERVAL_MS = 1000;
  * — even an editor's save-by-rename — takes effect without a restart.
  */
 export class FileConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
-  readonly #path: string;
-
   private constructor(options: FileConfigProviderOptions<Document>) {
     super({
       source: options.path,
@@ -41,7 +39,6 @@ export class FileConfigProvider<Document extends ConfigDocument> extends PolledC
       metrics: options.metrics,
       log: options.log,
     });
-    this.#path = options.path;
   }
 
   static load<Document extends ConfigDocument>(
@@ -52,12 +49,12 @@ export class FileConfigProvider<Document extends ConfigDocument> extends PolledC
 
   protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
     try {
-      const stats = await stat(this.#path, { bigint: true });
+      const stats = await stat(this.source, { bigint: true });
       const revision = `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
       if (revision === known) return undefined;
-      return { revision, text: await readFile(this.#path, 'utf8') };
+      return { revision, text: await readFile(this.source, 'utf8') };
     } catch (error) {
-      throw new ConfigUnavailableError(this.#path, (error as NodeJS.ErrnoException).code ?? 'unreadable', {
+      throw new ConfigUnavailableError(this.source, (error as NodeJS.ErrnoException).code ?? 'unreadable', {
         cause: error,
       });
     }

@@ -39,7 +39,7 @@ export interface PolledConfigProviderOptions<Document extends ConfigDocument> {
 export abstract class PolledConfigProvider<Document extends ConfigDocument> implements ConfigProvider<Document> {
   readonly source: string;
   readonly #options: {
-    readonly [Option in keyof PolledConfigProviderOptions<Document>]-?: Exclude<
+    readonly [Option in Exclude<keyof PolledConfigProviderOptions<Document>, 'source'>]-?: Exclude<
       PolledConfigProviderOptions<Document>[Option],
       undefined
     >;
@@ -55,7 +55,6 @@ export abstract class PolledConfigProvider<Document extends ConfigDocument> impl
   protected constructor(options: PolledConfigProviderOptions<Document>) {
     this.source = options.source;
     this.#options = {
-      source: options.source,
       configuration: options.configuration,
       ttlMs: options.ttlMs,
       clock: options.clock ?? systemClock,

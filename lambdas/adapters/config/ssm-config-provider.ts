@@ -33,7 +33,6 @@ export const DEFAULT_SSM_TTL_MS = 30_000;
  * unreadable or invalid parameter fails the init), then at most once per TTL per execution environment.
  */
 export class SsmConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
-  readonly #parameterName: string;
   readonly #client: SsmParameterClient;
 
   private constructor(options: SsmConfigProviderOptions<Document>) {
@@ -45,7 +44,6 @@ export class SsmConfigProvider<Document extends ConfigDocument> extends PolledCo
       metrics: options.metrics,
       log: options.log,
     });
-    this.#parameterName = options.parameterName;
     this.#client = options.client;
   }
 
@@ -59,12 +57,12 @@ export class SsmConfigProvider<Document extends ConfigDocument> extends PolledCo
   protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
     let output: GetParameterCommandOutput;
     try {
-      output = await this.#client.send(new GetParameterCommand({ Name: this.#parameterName }));
+      output = await this.#client.send(new GetParameterCommand({ Name: this.source }));
     } catch (error) {
-      throw new ConfigUnavailableError(this.#parameterName, (error as Error).name || 'unreadable', { cause: error });
+      throw new ConfigUnavailableError(this.source, (error as Error).name || 'unreadable', { cause: error });
     }
     const text = output.Parameter?.Value;
-    if (text === undefined) throw new ConfigUnavailableError(this.#parameterName, 'no value');
+    if (text === undefined) throw new ConfigUnavailableError(this.source, 'no value');
     return text === known ? undefined : { revision: text, text };
   }
 }

@@ -11,7 +11,6 @@ import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.error
 import { ServiceUnavailableError } from '../../kernel/errors/domain-error.ts';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
-import type { KeyServiceWatch } from './kms-keys.ts';
 
 const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
 
@@ -28,15 +27,12 @@ const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COM
 export class EncryptionSdkCipher implements ContentCipher {
   readonly #materials: NodeMaterialsManager;
   readonly #metrics: Metrics;
-  readonly #keyService: KeyServiceWatch;
 
-  constructor(options: { keys: KeyringNode | NodeMaterialsManager; metrics: Metrics; keyService?: KeyServiceWatch }) {
+  constructor(options: { keys: KeyringNode | NodeMaterialsManager; metrics: Metrics }) {
     if (!options.keys) throw new TypeError('EncryptionSdkCipher needs a keyring: content is encrypted or not stored');
     this.#materials =
       options.keys instanceof KeyringNode ? new NodeDefaultCryptographicMaterialsManager(options.keys) : options.keys;
     this.#metrics = options.metrics;
-    // A local keyring has no service to be unavailable.
-    this.#keyService = options.keyService ?? { during: (operation) => operation() };
   }
 
   async encrypt(plaintext: Uint8Array, context: EncryptionContext): Promise<Uint8Array> {
@@ -57,10 +53,11 @@ export class EncryptionSdkCipher implements ContentCipher {
     const guarded = expectingContext(this.#materials, toSdkContext(expected));
     let plaintext: Uint8Array;
     try {
-      ({ plaintext } = await this.#keyService.during(() => decrypt(guarded, ciphertext)));
+      ({ plaintext } = await decrypt(guarded, ciphertext));
     } catch (error) {
       if (error instanceof CiphertextContextMismatchError) throw error;
-      // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry.
+      // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry. (KMS
+      // materials say so themselves, with a ServiceUnavailable that passes through here unchanged.)
       const translated = translateAwsError(error);
       if (translated instanceof ServiceUnavailableError) throw translated;
       // A ciphertext the keyring cannot open (another key, tampered bytes) is refused like a foreign one.

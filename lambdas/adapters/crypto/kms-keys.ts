@@ -8,15 +8,8 @@ import {
   NodeCachingMaterialsManager,
   type NodeMaterialsManager,
 } from '@aws-crypto/client-node';
-import { ServiceUnavailableError } from '../../kernel/errors/domain-error.ts';
 import { AWS_CLIENT_DEFAULTS } from '../aws-client-defaults.ts';
-import { translateAwsError } from '../aws-service-errors.ts';
-
-/** Runs one decryption and says whether the key service, not the ciphertext, is why it failed. */
-export interface KeyServiceWatch {
-  /** Rethrows the operation's error, as a ServiceUnavailableError when a call to the key service failed for want of it. */
-  during<T>(operation: () => Promise<T>): Promise<T>;
-}
+import { dependencyUnavailable, isRetryableAwsError } from '../aws-service-errors.ts';
 
 export interface KmsKeysOptions {
   /** The tenant's customer-managed key: every data key is generated under it. */
@@ -27,13 +20,16 @@ export interface KmsKeysOptions {
   readonly clientConfig?: ConstructorParameters<typeof KMS>[0];
 }
 
+/** Whether a call to KMS made for one request of the materials manager failed for want of the service. */
+type Outage = { unavailable: boolean };
+
 /**
  * The Encryption SDK's materials over the tenant's KMS key: a KMS keyring behind a caching materials manager
  * that never reuses a data key for a second message (the cache only spares the Decrypt of a key this process
- * just generated), and the watch that tells a throttled or unreachable KMS from a ciphertext it cannot open.
+ * just generated), watched so that a throttled or unreachable KMS is told from a ciphertext it cannot open.
  */
-export const kmsKeys = (options: KmsKeysOptions): { keys: NodeMaterialsManager; keyService: KeyServiceWatch } => {
-  const outages = new AsyncLocalStorage<{ unavailable: boolean }>();
+export const kmsKeys = (options: KmsKeysOptions): { keys: NodeMaterialsManager } => {
+  const outages = new AsyncLocalStorage<Outage>();
   const makeClient = getClient(KMS, options.clientConfig ?? { ...AWS_CLIENT_DEFAULTS });
   const clientOf = (region: string): KMS | false => {
     const made = makeClient(region);
@@ -46,7 +42,7 @@ export const kmsKeys = (options: KmsKeysOptions): { keys: NodeMaterialsManager; 
           return await next(args);
         } catch (error) {
           const watched = outages.getStore();
-          if (watched && translateAwsError(error) instanceof ServiceUnavailableError) watched.unavailable = true;
+          if (watched && isRetryableAwsError(error)) watched.unavailable = true;
           throw error;
         }
       },
@@ -55,27 +51,28 @@ export const kmsKeys = (options: KmsKeysOptions): { keys: NodeMaterialsManager; 
     return client;
   };
   const keyring = new KmsKeyringNode({ generatorKeyId: options.keyArn, clientProvider: cacheClients(clientOf) });
+  const cached = new NodeCachingMaterialsManager({
+    backingMaterials: keyring,
+    cache: getLocalCryptographicMaterialsCache(1000),
+    maxAge: 5 * 60 * 1000,
+    maxMessagesEncrypted: 1,
+  });
   return {
-    keys: new NodeCachingMaterialsManager({
-      backingMaterials: keyring,
-      cache: getLocalCryptographicMaterialsCache(1000),
-      maxAge: 5 * 60 * 1000,
-      maxMessagesEncrypted: 1,
-    }),
-    keyService: {
-      during: (operation) => {
-        const watched = { unavailable: false };
-        return outages.run(watched, async () => {
-          try {
-            return await operation();
-          } catch (error) {
-            if (watched.unavailable) {
-              throw new ServiceUnavailableError('A dependency is unavailable; retry shortly', 1, { cause: error });
-            }
-            throw error;
-          }
-        });
-      },
+    keys: {
+      getEncryptionMaterials: (request) => watching(outages, () => cached.getEncryptionMaterials(request)),
+      decryptMaterials: (request) => watching(outages, () => cached.decryptMaterials(request)),
     },
   };
+};
+
+/** Runs `call` watched: its error becomes ServiceUnavailable when a KMS call within it failed for want of the service. */
+const watching = <T>(outages: AsyncLocalStorage<Outage>, call: () => Promise<T>): Promise<T> => {
+  const watched: Outage = { unavailable: false };
+  return outages.run(watched, async () => {
+    try {
+      return await call();
+    } catch (error) {
+      throw watched.unavailable ? dependencyUnavailable(error) : error;
+    }
+  });
 };

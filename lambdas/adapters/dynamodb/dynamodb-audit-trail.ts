@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts'
 import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { ttlEpochSeconds } from './memory-table.ts';
-import type { MemoryTableClient } from './memory-table-client.ts';
+import { type MemoryTableClient, parseJsonAttribute } from './memory-table-client.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -40,15 +40,15 @@ export class DynamoDbAuditTrail implements AuditTrail {
 
   async list(tenant: string, page: PageRequest & { since?: string | undefined }): Promise<Page<AuditEntry>> {
     const position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith('A#')) : undefined;
-    const { items, lastKey } = await this.#table.query({
-      where: 'pk = :pk AND sk >= :from',
-      values: { ':pk': `audit#${tenant}`, ':from': `A#${page.since ?? ''}` },
-      after: position === undefined ? undefined : { pk: `audit#${tenant}`, sk: position },
+    const { items, lastSortKey } = await this.#table.querySortKeys({
+      pk: `audit#${tenant}`,
+      from: `A#${page.since ?? ''}`,
+      after: position,
       limit: page.limit,
     });
     return {
-      items: items.map((item) => AuditEntry.parse(JSON.parse(typeof item.entry === 'string' ? item.entry : 'null'))),
-      nextCursor: typeof lastKey?.sk === 'string' ? encodeCursor(lastKey.sk) : undefined,
+      items: items.map((item) => parseJsonAttribute(item.entry, AuditEntry)),
+      nextCursor: lastSortKey === undefined ? undefined : encodeCursor(lastSortKey),
     };
   }
 }

@@ -2,7 +2,7 @@ import type { DeadLetter, DeadLetterQueue, ReceivedDeadLetter } from '../../kern
 import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { ttlEpochSeconds } from './memory-table.ts';
-import type { MemoryTableClient } from './memory-table-client.ts';
+import { type MemoryTableClient, parseJsonAttribute } from './memory-table-client.ts';
 
 const PARTITION = 'dead-letters';
 const RETENTION_MS = 14 * 86_400_000;
@@ -38,7 +38,7 @@ export class DynamoDbDeadLetterQueue implements DeadLetterQueue {
       receipt: String(item.sk ?? ''),
       consumer: String(item.consumer ?? ''),
       reason: String(item.reason ?? ''),
-      event: RecordEvent.parse(JSON.parse(typeof item.event === 'string' ? item.event : 'null')),
+      event: parseJsonAttribute(item.event, RecordEvent),
     }));
   }
 

@@ -23,7 +23,7 @@ export class DynamoDbHeadProjection implements HeadProjection {
   }
 
   listHeads(namespace: Namespace, page: PageRequest): Promise<Page<RecordRevision>> {
-    return this.#items.page(this.#table, namespace, page, {
+    return this.#items.page(namespace, page, {
       prefix: headsPrefixOf(namespace),
       keep: (revision) => revision.status === 'active',
     });

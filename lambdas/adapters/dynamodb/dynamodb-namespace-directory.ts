@@ -33,15 +33,15 @@ export class DynamoDbNamespaceDirectory implements NamespaceDirectory {
   async list(page: PageRequest & { tenant?: string | undefined }): Promise<Page<NamespaceEntry>> {
     const prefix = page.tenant === undefined ? '' : `${page.tenant}#`;
     const position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith(prefix)) : undefined;
-    const { items, lastKey } = await this.#table.query({
-      where: 'pk = :pk AND begins_with(sk, :prefix)',
-      values: { ':pk': DIRECTORY_PARTITION, ':prefix': prefix },
-      after: position === undefined ? undefined : { pk: DIRECTORY_PARTITION, sk: position },
+    const { items, lastSortKey } = await this.#table.querySortKeys({
+      pk: DIRECTORY_PARTITION,
+      prefix,
+      after: position,
       limit: page.limit,
     });
     return {
       items: items.map(entryOf).filter((entry): entry is NamespaceEntry => entry !== undefined),
-      nextCursor: typeof lastKey?.sk === 'string' ? encodeCursor(lastKey.sk) : undefined,
+      nextCursor: lastSortKey === undefined ? undefined : encodeCursor(lastSortKey),
     };
   }
 

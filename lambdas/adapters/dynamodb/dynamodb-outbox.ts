@@ -4,7 +4,7 @@ import type { Outbox, OutboxEntry } from '../../kernel/events/outbox.port.ts';
 import { RecordEvent } from '../../kernel/events/record-event.schema.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
 import { MemoryTableSchema } from './memory-table.ts';
-import type { Item, MemoryTableClient } from './memory-table-client.ts';
+import { type Item, type MemoryTableClient, parseJsonAttribute } from './memory-table-client.ts';
 
 /**
  * The outbox as a marker on each committed revision item: `outboxShard`/`outboxAt` index it in the sparse
@@ -59,7 +59,7 @@ const entryOf = (item: Item): OutboxEntry | undefined => {
   const { pk, sk, outboxEvent } = item;
   if (typeof pk !== 'string' || typeof sk !== 'string' || !sk.startsWith('R#') || typeof outboxEvent !== 'string')
     return undefined;
-  return { event: RecordEvent.parse(JSON.parse(outboxEvent)), marker: outboxMarkerOf(pk, sk) };
+  return { event: parseJsonAttribute(outboxEvent, RecordEvent), marker: outboxMarkerOf(pk, sk) };
 };
 
 /**

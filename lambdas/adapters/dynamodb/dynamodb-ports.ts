@@ -17,9 +17,8 @@ import { DynamoDbWorkflowRunStore } from './dynamodb-workflow-run-store.ts';
 import { MemoryTableClient } from './memory-table-client.ts';
 import { RevisionItems } from './revision-items.ts';
 
-export interface DynamoDbRecordStorageOptions {
-  client: DynamoDBClient;
-  tableName: string;
+/** What the storage ports are built with, whichever way they reach the memory table. */
+interface StorageOptions {
   /** Required: content is encrypted before it reaches the table, or nothing is stored. */
   cipher: ContentCipher;
   clock: Clock;
@@ -28,12 +27,47 @@ export interface DynamoDbRecordStorageOptions {
   onCommitted?: ((entry: OutboxEntry) => void) | undefined;
 }
 
+export interface DynamoDbRecordStorageOptions extends StorageOptions {
+  client: DynamoDBClient;
+  tableName: string;
+}
+
+export type DynamoDbPortsOptions = StorageOptions & {
+  config: ConfigProvider;
+} & (
+    | { client: DynamoDBClient; tableName: string; table?: never }
+    /** The memory table as another adapter of the same process already reaches it (local mode's dead letters). */
+    | { table: MemoryTableClient; client?: never; tableName?: never }
+  );
+
+type RecordStoragePorts = Pick<KernelPorts, 'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance'>;
+
 /** The record ports on the memory table: revisions, heads, outbox, directory and maintenance, sharing one table. */
-export const dynamoDbRecordStorage = (
-  options: DynamoDbRecordStorageOptions,
-  table = new MemoryTableClient(options),
-): Pick<KernelPorts, 'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance'> => {
-  const items = new RevisionItems(options);
+export const dynamoDbRecordStorage = (options: DynamoDbRecordStorageOptions): RecordStoragePorts =>
+  recordStorageOn(new MemoryTableClient(options), options);
+
+/** Every storage port of the kernel on the memory table, AWS and local alike. */
+export const dynamoDbPorts = (
+  options: DynamoDbPortsOptions,
+): Pick<
+  KernelPorts,
+  'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance' | 'idempotency' | 'auditTrail' | 'workflowRuns'
+> => {
+  const table = options.table === undefined ? new MemoryTableClient(options) : options.table;
+  return {
+    ...recordStorageOn(table, options),
+    idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock, metrics: options.metrics }),
+    auditTrail: new DynamoDbAuditTrail({
+      table,
+      clock: options.clock,
+      retentionDays: () => kernelHousekeeping.of(options.config.current()).auditRetentionDays,
+    }),
+    workflowRuns: new DynamoDbWorkflowRunStore({ table, clock: options.clock }),
+  };
+};
+
+const recordStorageOn = (table: MemoryTableClient, options: StorageOptions): RecordStoragePorts => {
+  const items = new RevisionItems({ table, cipher: options.cipher, metrics: options.metrics, clock: options.clock });
   const directory = new DynamoDbNamespaceDirectory(table);
   const heads = new DynamoDbHeadProjection({ table, items });
   return {
@@ -42,25 +76,5 @@ export const dynamoDbRecordStorage = (
     outbox: new DynamoDbOutbox(table),
     directory,
     maintenance: new DynamoDbRecordMaintenance({ table, items, heads }),
-  };
-};
-
-/** Every storage port of the kernel on the memory table, AWS and local alike. */
-export const dynamoDbPorts = (
-  options: DynamoDbRecordStorageOptions & { config: ConfigProvider },
-): Pick<
-  KernelPorts,
-  'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance' | 'idempotency' | 'auditTrail' | 'workflowRuns'
-> => {
-  const table = new MemoryTableClient(options);
-  return {
-    ...dynamoDbRecordStorage(options, table),
-    idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock, metrics: options.metrics }),
-    auditTrail: new DynamoDbAuditTrail({
-      table,
-      clock: options.clock,
-      retentionDays: () => kernelHousekeeping.of(options.config.current()).auditRetentionDays,
-    }),
-    workflowRuns: new DynamoDbWorkflowRunStore({ table, clock: options.clock }),
   };
 };

@@ -19,7 +19,7 @@ export class DynamoDbRecordMaintenance implements RecordMaintenance {
   }
 
   listExpiredHeads(namespace: Namespace, page: PageRequest & { expiredBefore: string }): Promise<Page<RecordRevision>> {
-    return this.#items.page(this.#table, namespace, page, {
+    return this.#items.page(namespace, page, {
       prefix: headsPrefixOf(namespace),
       keep: (head) => head.expiresAt <= page.expiredBefore,
       includeExpired: true,
@@ -54,14 +54,14 @@ export class DynamoDbRecordMaintenance implements RecordMaintenance {
     const sortKeys: string[] = [];
     let after: string | undefined;
     do {
-      const page = await this.#table.query({
-        where: 'pk = :pk AND begins_with(sk, :prefix)',
-        values: { ':pk': namespace.key, ':prefix': revisionsPrefixOf(id) },
-        after: after === undefined ? undefined : { pk: namespace.key, sk: after },
+      const page = await this.#table.querySortKeys({
+        pk: namespace.key,
+        prefix: revisionsPrefixOf(id),
+        after,
         projection: 'sk',
       });
       sortKeys.push(...page.items.map((item) => item.sk).filter((sk): sk is string => typeof sk === 'string'));
-      after = typeof page.lastKey?.sk === 'string' ? page.lastKey.sk : undefined;
+      after = page.lastSortKey;
     } while (after !== undefined);
     // The head last: until every revision is gone, the sweep can still find the record through it.
     if (!namespace.kind.journal) sortKeys.push(headSortKey(id));

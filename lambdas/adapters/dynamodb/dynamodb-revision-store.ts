@@ -80,9 +80,9 @@ export class DynamoDbRevisionStore implements RevisionStore {
   }
 
   async getHead(namespace: Namespace, id: string): Promise<RecordRevision | undefined> {
-    const { items } = await this.#options.table.query({
-      where: 'pk = :pk AND begins_with(sk, :prefix)',
-      values: { ':pk': namespace.key, ':prefix': revisionsPrefixOf(id) },
+    const { items } = await this.#options.table.querySortKeys({
+      pk: namespace.key,
+      prefix: revisionsPrefixOf(id),
       forward: false,
       limit: 1,
     });
@@ -103,7 +103,7 @@ export class DynamoDbRevisionStore implements RevisionStore {
   }
 
   listRevisions(namespace: Namespace, id: string, page: PageRequest): Promise<Page<RecordRevision>> {
-    return this.#options.items.page(this.#options.table, namespace, page, {
+    return this.#options.items.page(namespace, page, {
       prefix: revisionsPrefixOf(id),
       recordId: id,
       keep: () => true,

@@ -1,7 +1,7 @@
 import type { Clock } from '../../kernel/time/clock.ts';
 import { WorkflowRun, type WorkflowRunStore } from '../../kernel/workflows/workflow-run.schema.ts';
 import { ttlEpochSeconds } from './memory-table.ts';
-import type { MemoryTableClient } from './memory-table-client.ts';
+import { type MemoryTableClient, parseJsonAttribute } from './memory-table-client.ts';
 
 const RETENTION_MS = 90 * 86_400_000;
 
@@ -25,7 +25,7 @@ export class DynamoDbWorkflowRunStore implements WorkflowRunStore {
 
   async get(tenant: string | null, runId: string): Promise<WorkflowRun | undefined> {
     const item = await this.#table.get(keyOf(tenant, runId));
-    return typeof item?.run === 'string' ? WorkflowRun.parse(JSON.parse(item.run)) : undefined;
+    return typeof item?.run === 'string' ? parseJsonAttribute(item.run, WorkflowRun) : undefined;
   }
 }
 

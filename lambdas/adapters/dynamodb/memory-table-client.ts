@@ -8,6 +8,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
+import type { z } from 'zod';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
 
@@ -33,6 +34,24 @@ export interface QueryRequest {
   /** Strongly consistent unless false (a global index cannot be). */
   readonly consistent?: boolean | undefined;
 }
+
+/**
+ * Sort keys of one partition, in order: those beginning with `prefix`, or those from `from` on. A page continues
+ * after the sort key `after` (the `lastSortKey` of the page before).
+ */
+export type SortKeyQuery = (
+  | { readonly prefix: string; readonly from?: never }
+  | { readonly from: string; readonly prefix?: never }
+) & {
+  readonly pk: string;
+  readonly after?: string | undefined;
+  readonly limit?: number | undefined;
+  /** Ascending sort key unless false. */
+  readonly forward?: boolean | undefined;
+  readonly projection?: string | undefined;
+  /** Strongly consistent unless false. */
+  readonly consistent?: boolean | undefined;
+};
 
 /**
  * The memory table as every DynamoDB adapter reaches it: items in and out as plain values (`util-dynamodb`),
@@ -109,6 +128,21 @@ export class MemoryTableClient {
     };
   }
 
+  /** A page of the partition `pk`'s items over a range of sort keys; `lastSortKey` is where the next page starts. */
+  async querySortKeys(request: SortKeyQuery): Promise<{ items: Item[]; lastSortKey?: string | undefined }> {
+    const { items, lastKey } = await this.query({
+      ...(request.prefix === undefined
+        ? { where: 'pk = :pk AND sk >= :from', values: { ':pk': request.pk, ':from': request.from } }
+        : { where: 'pk = :pk AND begins_with(sk, :prefix)', values: { ':pk': request.pk, ':prefix': request.prefix } }),
+      after: request.after === undefined ? undefined : { pk: request.pk, sk: request.after },
+      limit: request.limit,
+      forward: request.forward,
+      projection: request.projection,
+      consistent: request.consistent,
+    });
+    return { items, lastSortKey: typeof lastKey?.sk === 'string' ? lastKey.sk : undefined };
+  }
+
   /** Updates the item at `key`; false when `condition` did not hold. */
   async update(key: Item, expression: string, condition?: string): Promise<boolean> {
     return this.#conditional('UpdateItem', () =>
@@ -167,3 +201,10 @@ export class MemoryTableClient {
     }
   }
 }
+
+/**
+ * An attribute holding a JSON document, checked with its schema before anything of it is trusted; an attribute
+ * that is not a string is read as `null`, which the schema refuses.
+ */
+export const parseJsonAttribute = <Schema extends z.ZodType>(value: unknown, schema: Schema): z.output<Schema> =>
+  schema.parse(JSON.parse(typeof value === 'string' ? value : 'null'));

@@ -52,12 +52,14 @@ const StoredRevision = z
  * that context; anything else is refused and counted, never returned.
  */
 export class RevisionItems {
+  readonly #table: MemoryTableClient;
   readonly #cipher: ContentCipher;
   readonly #metrics: Metrics;
   readonly #clock: Clock;
 
-  constructor(options: { cipher: ContentCipher; metrics: Metrics; clock: Clock }) {
+  constructor(options: { table: MemoryTableClient; cipher: ContentCipher; metrics: Metrics; clock: Clock }) {
     if (!options.cipher) throw new TypeError('Revisions are encrypted or not stored: a cipher is required');
+    this.#table = options.table;
     this.#cipher = options.cipher;
     this.#metrics = options.metrics;
     this.#clock = options.clock;
@@ -133,7 +135,6 @@ export class RevisionItems {
    * only a position under `prefix` is accepted back.
    */
   async page(
-    table: MemoryTableClient,
     namespace: Namespace,
     page: PageRequest,
     selection: {
@@ -147,10 +148,10 @@ export class RevisionItems {
     let position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith(selection.prefix)) : undefined;
     const kept: RecordRevision[] = [];
     for (let refill = 0; refill < MAX_PAGE_REFILLS && kept.length < page.limit; refill++) {
-      const { items, lastKey } = await table.query({
-        where: 'pk = :pk AND begins_with(sk, :prefix)',
-        values: { ':pk': namespace.key, ':prefix': selection.prefix },
-        after: position === undefined ? undefined : { pk: namespace.key, sk: position },
+      const { items, lastSortKey } = await this.#table.querySortKeys({
+        pk: namespace.key,
+        prefix: selection.prefix,
+        after: position,
         limit: page.limit - kept.length,
         forward: page.descending !== true,
       });
@@ -163,7 +164,7 @@ export class RevisionItems {
       for (const revision of revisions)
         if (revision && (selection.includeExpired || this.live(revision)) && selection.keep(revision))
           kept.push(revision);
-      position = typeof lastKey?.sk === 'string' ? lastKey.sk : undefined;
+      position = lastSortKey;
       if (position === undefined) break;
     }
     return { items: kept, nextCursor: position === undefined ? undefined : encodeCursor(position) };

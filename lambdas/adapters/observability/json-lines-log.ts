@@ -1,6 +1,6 @@
 import type { Log, LogFields } from '../../kernel/observability/log.port.ts';
 
-export type LogLevel = 'warn' | 'error';
+type LogLevel = 'warn' | 'error';
 
 /** Writes each line to stderr, where the local server's operator (and a test runner) sees it. */
 const toStderr = (line: string, level: LogLevel): void => {

@@ -1,20 +1,16 @@
 import { z } from 'zod';
-
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
-import { RULE_KEY_PATTERN, RULE_STRING_MAX_LENGTH, RuleKey, RuleValue } from './rule-value.schema.ts';
+import { RULE_KEY_MESSAGE, RULE_KEY_PATTERN, RuleKey, RuleValue } from './rule-value.schema.ts';
 
 /** A guardrail, one record per key: the organisation's own, or a project's. */
 export const GUARDRAIL = defineRecordKind({ name: 'guardrail', organisationOwned: true });
 
-/** A guardrail bounds a belief's value, so its key and values are a belief's (see `rule-value.schema.ts`). */
-
+/* A guardrail bounds a belief's value, so its key and values are a belief's (see `rule-value.schema.ts`). */
 export const GUARDRAIL_KEY_PATTERN = RULE_KEY_PATTERN;
-export const BELIEF_STRING_MAX_LENGTH = RULE_STRING_MAX_LENGTH;
 export const GuardrailKey = RuleKey;
 export type GuardrailKey = z.infer<typeof GuardrailKey>;
 export const BeliefValue = RuleValue;
 export type BeliefValue = z.infer<typeof BeliefValue>;
-const KEY_MESSAGE = 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -';
 
 export const ENUM_ALLOWED_MAX = 64;
 export const GUARDRAIL_SET_MAX_KEYS = 256;
@@ -99,7 +95,7 @@ export type Guardrail = z.infer<typeof Guardrail>;
 /** The guardrails one scope (the organisation, or one project) sets, by key. */
 export const GuardrailSet = z
   .record(GuardrailKey, Guardrail, {
-    error: (issue) => (issue.code === 'invalid_key' ? KEY_MESSAGE : undefined),
+    error: (issue) => (issue.code === 'invalid_key' ? RULE_KEY_MESSAGE : undefined),
   })
   .refine(
     (set) => Object.keys(set).length <= GUARDRAIL_SET_MAX_KEYS,

@@ -1,7 +1,6 @@
 import { DomainError, NotFoundError } from '../../kernel/errors/domain-error.ts';
 import { ForbiddenError } from '../../kernel/identity/identity.errors.ts';
 import type { Narrowing, Scope } from '../../kernel/identity/scope.ts';
-import { ExpectedRevisionRequiredError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type { RecordService, RecordView } from '../../kernel/records/record-service.ts';
 import { projectGuardrailsSetAside } from './clamp.ts';
@@ -83,9 +82,7 @@ export class GuardrailsService {
     key: string,
     expected: ExpectedRevisions | undefined,
   ): Promise<void> {
-    const narrowing = this.#managed(scope, space);
-    if (expected === undefined) throw new ExpectedRevisionRequiredError();
-    await this.#records.remove(scope, narrowing, key, expected);
+    await this.#records.remove(scope, this.#managed(scope, space), key, expected);
   }
 
   /** Every guardrail of a space, by key: what the clamp reads. */

@@ -18,9 +18,12 @@ const LONG_DIGIT_RUN = /\d{12}/;
  * names a rule, never a person's number, so it holds no run of twelve digits or more: the free-text screen
  * lets digits glued to letters pass (hashes, build ids), which is right for text and wrong for a name.
  */
+export const RULE_KEY_MESSAGE =
+  'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -';
+
 export const RuleKey = z
   .string()
-  .regex(RULE_KEY_PATTERN, 'a key is 1-64 characters: a lowercase letter, then lowercase letters, digits, _, . or -')
+  .regex(RULE_KEY_PATTERN, RULE_KEY_MESSAGE)
   .refine((key) => !LONG_DIGIT_RUN.test(key), 'a key holds no run of 12 or more digits');
 export type RuleKey = z.infer<typeof RuleKey>;
 

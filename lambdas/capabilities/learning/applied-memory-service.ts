@@ -194,7 +194,7 @@ export class AppliedMemoryService {
         await this.#deps.audit.append(scope.tenant, {
           id: `clamp-${id}`,
           occurredAt: now.toISOString(),
-          actor: { principal: scope.principal, client: scope.client },
+          actor: scope.actor,
           action: 'applied.clamp',
           recordKind: 'guardrail',
           recordId: clamp.key,

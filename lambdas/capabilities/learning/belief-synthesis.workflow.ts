@@ -9,13 +9,13 @@ import type { RevisionWriter } from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { CATCH_ALL, STANDARD_RETRY, type WorkflowPolicy } from '../../kernel/workflows/workflow-definition.ts';
 import type { StepInput, WorkflowImplementation } from '../../kernel/workflows/workflow-step-executor.ts';
-import { Belief, RuleKind } from './belief.schema.ts';
-import { beliefExpiresAt } from './belief-record.ts';
+import { Belief } from './belief.schema.ts';
+import { BELIEF_KINDS, beliefExpiresAt } from './belief-record.ts';
 import type { LearningSettings } from './learning-settings.ts';
 import { evaluateBelief } from './maturation-gate.ts';
 
 const PAGE = 100;
-const BELIEF_KINDS: ReadonlySet<string> = new Set(RuleKind.options);
+const BELIEF_KIND_NAMES: ReadonlySet<string> = new Set(Object.values(BELIEF_KINDS).map((kind) => kind.name));
 
 /**
  * Beliefs no event touches are evaluated again at the current instant, so that they decay and expire on time;
@@ -88,7 +88,7 @@ const standing = (belief: Belief) => ({
  * kind, narrowed to an agent or not. Session-narrowed namespaces never hold one.
  */
 const holdsBeliefs = (namespace: Namespace): boolean =>
-  BELIEF_KINDS.has(namespace.kind.name) &&
+  BELIEF_KIND_NAMES.has(namespace.kind.name) &&
   namespace.owner.type === 'principal' &&
   namespace.owner.session === undefined;
 

@@ -6,10 +6,13 @@ import type { SensitiveContentReason } from '../../kernel/protection/protection.
 import { screenRule } from '../../kernel/protection/rule-screen.ts';
 import type { HeadProjection } from '../../kernel/records/head-projection.port.ts';
 import { decodeCursor, encodeCursor } from '../../kernel/records/page-cursor.ts';
-import { RevisionMismatchError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest, RecordRevision } from '../../kernel/records/record.schema.ts';
 import type { RevisionStore } from '../../kernel/records/revision-store.port.ts';
-import { isExpectedRevision, type RevisionWriter } from '../../kernel/records/revision-writer.ts';
+import {
+  type RevisionWriter,
+  requireExpectedRevision,
+  requireExpectedRevisions,
+} from '../../kernel/records/revision-writer.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import type { IdGenerator } from '../../kernel/time/ids.ts';
 import {
@@ -204,15 +207,16 @@ export class BeliefsService {
   async correct(
     scope: Scope,
     id: string,
-    expected: ExpectedRevisions,
+    expected: ExpectedRevisions | undefined,
     correction: BeliefCorrection,
   ): Promise<BeliefView> {
+    const named = requireExpectedRevisions(expected);
     if (correction.value === undefined && correction.retract === undefined)
       throw new ValidationFailedError('Give the value you want believed, or the one to take back', [
         { path: 'value', message: 'give value, retract or both' },
       ]);
     const { head, namespace, agent } = await this.#liveHead(scope, id);
-    this.#requireExpected(head, expected);
+    requireExpectedRevision(head, named);
     const current = Belief.parse(head.content);
     const settings = this.#deps.learning(agent);
     const now = this.#deps.clock.now();
@@ -251,10 +255,11 @@ export class BeliefsService {
   }
 
   /** Forgets a belief (the revision read): a tombstone revision; what is learned afterwards starts from nothing. */
-  async forget(scope: Scope, id: string, expected: ExpectedRevisions): Promise<void> {
+  async forget(scope: Scope, id: string, expected: ExpectedRevisions | undefined): Promise<void> {
+    const named = requireExpectedRevisions(expected);
     const { head } = await this.#liveHead(scope, id);
-    this.#requireExpected(head, expected);
-    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted', {
+    requireExpectedRevision(head, named);
+    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, scope.actor), 'record.deleted', {
       deletedAs: 'absent',
     });
   }
@@ -284,7 +289,7 @@ export class BeliefsService {
       listed.id,
       (head) =>
         head?.status === 'active'
-          ? { write: this.#deps.writer.tombstone(head, actorOf(scope)), type: 'record.deleted', result: true }
+          ? { write: this.#deps.writer.tombstone(head, scope.actor), type: 'record.deleted', result: true }
           : { keep: false },
       // Reset is idempotent: a retry forgets what is left.
       { guess: listed, busy: 'Learned memory is too busy to reset now; retry it' },
@@ -363,15 +368,11 @@ export class BeliefsService {
     belief: Belief,
     settings: LearningSettings,
   ): RecordRevision {
-    return this.#deps.writer.next(namespace, id, head, actorOf(scope), {
+    return this.#deps.writer.next(namespace, id, head, scope.actor, {
       content: Belief.parse(belief),
       expiresAt: beliefExpiresAt(this.#deps.clock.now(), settings),
       sourceEventIds: sourceEventIdsOf(belief),
     });
-  }
-
-  #requireExpected(head: RecordRevision, expected: ExpectedRevisions): void {
-    if (!isExpectedRevision(head, expected)) throw new RevisionMismatchError(head.id, head.revision);
   }
 
   /** The namespace a belief id names, inside the caller's own space only: anyone else's id is simply absent. */
@@ -468,5 +469,3 @@ const decodeListCursor = (cursor: string, kinds: number): { kindIndex: number; c
   ) as [number, string | null];
   return { kindIndex, cursor: inner ?? undefined };
 };
-
-const actorOf = (scope: Scope) => ({ principal: scope.principal, client: scope.client });

@@ -85,7 +85,7 @@ export class SessionEventsService {
     await this.#deps.audit.append(scope.tenant, {
       id: `refusal-${this.#deps.ids.next()}`,
       occurredAt: this.#deps.clock.now().toISOString(),
-      actor: { principal: scope.principal, client: scope.client },
+      actor: scope.actor,
       action: 'learning.signal',
       recordKind: signal.kind,
       recordId: null,

@@ -46,7 +46,7 @@ export class NotesService {
     scope: Scope,
     narrowing: Narrowing,
     id: string,
-    expected: ExpectedRevisions,
+    expected: ExpectedRevisions | undefined,
     change: UpdateNoteInput,
   ): Promise<NoteView> {
     return this.#records.update(scope, narrowing, id, expected, (current) => ({
@@ -55,7 +55,7 @@ export class NotesService {
     }));
   }
 
-  remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions): Promise<void> {
+  remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions | undefined): Promise<void> {
     return this.#records.remove(scope, narrowing, id, expected);
   }
 }

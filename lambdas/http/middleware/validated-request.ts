@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { z } from 'zod';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
-import { httpSettings } from '../../kernel/config/kernel-config.ts';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../kernel/errors/domain-error.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
+import { httpSettings } from '../http-config.ts';
 import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
 import {
-  IfMatchRequiredError,
   InvalidJsonError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -56,9 +55,6 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
         idempotency = { key, fingerprint };
       }
       const ifMatch = operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined;
-      // Updates and deletes name the revision they change; the core takes it as given.
-      if (operation.requiresIfMatch && ifMatch === undefined && !operation.ifMatchRequiredAfterAuthorisation)
-        throw new IfMatchRequiredError();
       const input: OperationInput<Operation> = {
         route,
         params: params.data,

@@ -14,13 +14,20 @@ import {
  * overridden per agent, and their field names. Generated into the deployment document, so that a function
  * running some of the modules can still refuse a setting that no module of the deployment knows.
  */
-export interface ConfigLayout {
-  readonly sections: readonly {
-    readonly name: string;
-    readonly perAgent: boolean;
-    readonly fields: readonly string[];
-  }[];
-}
+export const ConfigLayout = z
+  .object({
+    sections: z
+      .array(
+        z
+          .object({ name: z.string(), perAgent: z.boolean(), fields: z.array(z.string()).readonly() })
+          .strict()
+          .readonly(),
+      )
+      .readonly(),
+  })
+  .strict()
+  .readonly();
+export type ConfigLayout = z.infer<typeof ConfigLayout>;
 
 type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void
   ? I
@@ -99,13 +106,20 @@ export const composeConfiguration = <S extends AnyConfigSection>(
       Object.fromEntries([...(section?.foreign ?? [])].map((field) => [field, z.unknown().optional()])),
     );
   };
+  // Built once: the document schema holds them, and every agent's merged values are checked with them again.
+  const sectionSchemas = new Map(
+    [...sections].map(([name, section]) => [
+      name,
+      z
+        .object(fieldsOf(name))
+        .strict()
+        .superRefine((values, context) => {
+          for (const owner of section.owners) owner.check?.(values as never, context);
+        }),
+    ]),
+  );
   const sectionSchema = (name: string) =>
-    z
-      .object(fieldsOf(name))
-      .strict()
-      .superRefine((values, context) => {
-        for (const owner of sections.get(name)?.owners ?? []) owner.check?.(values as never, context);
-      });
+    sectionSchemas.get(name) as NonNullable<ReturnType<typeof sectionSchemas.get>>;
   const perAgentSections = [...sections].filter(([, section]) => section.perAgent).map(([name]) => name);
   const overridesOf = (name: string) =>
     z
@@ -185,7 +199,7 @@ export const composeConfiguration = <S extends AnyConfigSection>(
  * Freezes a parsed configuration all the way down. Providers hand out one object to every request and the
  * sections' readers cache by object, so nothing may change one in place.
  */
-export const frozen = <T extends object>(value: T): T => {
+const frozen = <T extends object>(value: T): T => {
   for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) frozen(child);
   return Object.freeze(value);
 };
@@ -199,5 +213,3 @@ const problemsOf = (issue: z.core.$ZodIssue): ConfigProblem[] => {
     return [{ path: pathOf(issue.path), message: issue.issues[0]?.message ?? issue.message }];
   return [{ path: pathOf(issue.path), message: issue.message }];
 };
-
-export type { ConfigDocument };

@@ -16,22 +16,6 @@ export const kernelRetention = defineConfigSection({
   },
 });
 
-export const httpSettings = defineConfigSection({
-  name: 'http',
-  fields: {
-    /** Larger request bodies are refused with 413 before they are parsed. */
-    maxBodyBytes: z.number().int().min(1024).max(1_048_576).default(65_536),
-  },
-});
-
-export const listingSettings = defineConfigSection({
-  name: 'listing',
-  fields: {
-    defaultPageSize: z.number().int().min(1).max(100).default(20),
-    maxPageSize: z.number().int().min(1).max(100).default(100),
-  },
-});
-
 /** The service's own housekeeping: how long the audit trail keeps an entry. */
 export const kernelHousekeeping = defineConfigSection({
   name: 'housekeeping',
@@ -41,5 +25,5 @@ export const kernelHousekeeping = defineConfigSection({
   },
 });
 
-/** In the order the configuration document lists them (after the capabilities' sections of the same name). */
-export const KERNEL_CONFIG_SECTIONS = [kernelRetention, httpSettings, listingSettings, kernelHousekeeping] as const;
+/** Each after the capabilities' contributions to the same section, in the configuration document. */
+export const KERNEL_CONFIG_SECTIONS = [kernelRetention, kernelHousekeeping] as const;

@@ -35,15 +35,9 @@ export interface ReconcilerDependencies {
  */
 export class Reconciler {
   readonly #deps: ReconcilerDependencies;
-  readonly #directory: NamespaceDirectory;
-  readonly #relay: OutboxRelay;
-  readonly #kinds: RecordKinds;
 
   constructor(deps: ReconcilerDependencies) {
     this.#deps = deps;
-    this.#directory = deps.directory;
-    this.#relay = deps.relay;
-    this.#kinds = deps.kinds;
   }
 
   async run(options: { tenant?: string } = {}): Promise<ReconcileReport> {
@@ -52,9 +46,9 @@ export class Reconciler {
     let headsRepaired = 0;
     let cursor: string | undefined;
     do {
-      const page = await this.#directory.list({ limit: PAGE, cursor, tenant: options.tenant });
+      const page = await this.#deps.directory.list({ limit: PAGE, cursor, tenant: options.tenant });
       for (const entry of page.items) {
-        const namespace = namespaceFromStorageKey(entry.key, this.#kinds);
+        const namespace = namespaceFromStorageKey(entry.key, this.#deps.kinds);
         if (!namespace) continue;
         namespaces += 1;
         let recordCursor: string | undefined;
@@ -70,7 +64,7 @@ export class Reconciler {
       }
       cursor = page.nextCursor;
     } while (cursor);
-    const relayed = await this.#relay.sweep();
+    const relayed = await this.#deps.relay.sweep();
     return {
       namespaces,
       records,

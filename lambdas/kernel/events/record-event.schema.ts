@@ -20,7 +20,7 @@ export type RecordEventType = z.infer<typeof RecordEventType>;
  * The record kinds version 1 of the contract named when it was frozen. Enumerations only grow, so these stay
  * valid values of `record_kind` whatever capabilities a deployment runs; see `recordEventContract`.
  */
-export const V1_RECORD_KINDS = [
+const V1_RECORD_KINDS = [
   'note',
   'profile',
   'preference',

@@ -43,6 +43,11 @@ export class Scope {
     return new Scope(scopeConstructionToken, claims);
   }
 
+  /** Who acts, as a revision's provenance and an audit entry record it. */
+  get actor(): { principal: string; client: string } {
+    return { principal: this.principal, client: this.client };
+  }
+
   isMemberOf(projectId: string): boolean {
     return this.memberships.some((membership) => membership.projectId === projectId);
   }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /**
  * A kind of record, as the capability that stores it declares it: its name (the namespace kind in every
  * storage key) and the traits the shared machinery acts on. The kernel knows no kind by name; each
@@ -44,12 +46,11 @@ export const isRecordKind = (candidate: unknown): candidate is RecordKind =>
   typeof candidate === 'object' && candidate !== null && declared.has(candidate as RecordKind);
 
 /** A record kind as data, in the deployment document: what a function that does not run its module knows of it. */
-export interface RecordKindDescription {
-  readonly name: string;
-  readonly journal: boolean;
-  readonly organisationOwned: boolean;
-  readonly audited: boolean;
-}
+export const RecordKindDescription = z
+  .object({ name: z.string(), journal: z.boolean(), organisationOwned: z.boolean(), audited: z.boolean() })
+  .strict()
+  .readonly();
+export type RecordKindDescription = z.infer<typeof RecordKindDescription>;
 
 export const describeRecordKind = (kind: RecordKind): RecordKindDescription => ({
   name: kind.name,
@@ -84,17 +85,13 @@ export class RecordKinds {
   /** Kinds described as data (the deployment document), merged with kinds declared in code, which must agree. */
   static described(descriptions: readonly RecordKindDescription[], declaredKinds: Iterable<RecordKind>): RecordKinds {
     const own = [...declaredKinds];
-    const ownNames = new Set(own.map((kind) => kind.name));
     const missing = own.filter((kind) => !descriptions.some((description) => description.name === kind.name));
     if (missing.length > 0)
       throw new TypeError(
         `The deployment document does not describe ${missing.map((kind) => kind.name).join(', ')}: run npm run generate`,
       );
-    return RecordKinds.of([
-      ...own,
-      ...descriptions.filter((description) => !ownNames.has(description.name)).map(defineRecordKind),
-      ...descriptions.filter((description) => ownNames.has(description.name)).map(defineRecordKind),
-    ]);
+    // Declared kinds first: `of` keeps them, and checks each description of the same name against them.
+    return RecordKinds.of([...own, ...descriptions.map(defineRecordKind)]);
   }
 
   get(name: string): RecordKind | undefined {

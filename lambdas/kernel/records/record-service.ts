@@ -17,7 +17,12 @@ import {
 } from './record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest, Provenance, RecordRevision } from './record.schema.ts';
 import type { RevisionStore } from './revision-store.port.ts';
-import { isExpectedRevision, type RevisionWriter } from './revision-writer.ts';
+import {
+  isExpectedRevision,
+  type RevisionWriter,
+  requireExpectedRevision,
+  requireExpectedRevisions,
+} from './revision-writer.ts';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -169,7 +174,7 @@ export class RecordService<Content> {
       }
     }
     const parsed = this.#screened(this.#kind.content.parse(content));
-    const first = this.#deps.writer.next(namespace, id, undefined, actorOf(scope), {
+    const first = this.#deps.writer.next(namespace, id, undefined, scope.actor, {
       content: parsed,
       expiresAt: this.#expiry(narrowing, parsed),
     });
@@ -208,19 +213,23 @@ export class RecordService<Content> {
     return { items: revisions.items.map((revision) => this.#view(revision)), nextCursor: revisions.nextCursor };
   }
 
-  /** Appends the revision `change` makes of the head the caller read (`expected`); a stale one is a mismatch. */
+  /**
+   * Appends the revision `change` makes of the head the caller read (`expected`): naming none is refused before
+   * anything is read, a stale one is a mismatch.
+   */
   async update(
     scope: Scope,
     narrowing: Narrowing,
     id: string,
-    expected: ExpectedRevisions,
+    expected: ExpectedRevisions | undefined,
     change: (current: Content) => Content,
   ): Promise<RecordView<Content>> {
+    const named = requireExpectedRevisions(expected);
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     const head = await this.#liveHead(namespace, id);
-    this.#requireExpected(head, expected);
+    requireExpectedRevision(head, named);
     const content = this.#screened(this.#kind.content.parse(change(this.#kind.content.parse(head.content))));
-    const next = this.#deps.writer.next(namespace, id, head, actorOf(scope), {
+    const next = this.#deps.writer.next(namespace, id, head, scope.actor, {
       content,
       expiresAt: this.#expiry(narrowing, content),
     });
@@ -249,7 +258,7 @@ export class RecordService<Content> {
     if (expected !== undefined && (!live || !isExpectedRevision(live, expected)))
       throw new RevisionMismatchError(id, live?.revision);
     const checked = this.#screened(this.#kind.content.parse(content));
-    const next = this.#deps.writer.next(namespace, id, head, actorOf(scope), {
+    const next = this.#deps.writer.next(namespace, id, head, scope.actor, {
       content: checked,
       expiresAt: this.#expiry(narrowing, checked),
       sourceEventIds: [],
@@ -258,12 +267,16 @@ export class RecordService<Content> {
     return { record: this.#view(next), created: live === undefined };
   }
 
-  /** Appends a tombstone: content is dropped from the new revision and the record answers 404 from then on. */
-  async remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions): Promise<void> {
+  /**
+   * Appends a tombstone, under the revision the caller read (as `update`): content is dropped from the new
+   * revision and the record answers 404 from then on.
+   */
+  async remove(scope: Scope, narrowing: Narrowing, id: string, expected: ExpectedRevisions | undefined): Promise<void> {
+    const named = requireExpectedRevisions(expected);
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     const head = await this.#liveHead(namespace, id);
-    this.#requireExpected(head, expected);
-    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, actorOf(scope)), 'record.deleted');
+    requireExpectedRevision(head, named);
+    await this.#deps.writer.appendExpected(this.#deps.writer.tombstone(head, scope.actor), 'record.deleted');
   }
 
   /** Long-term memory holds no personal identifiers or secrets: refused fail-closed, the value never echoed. */
@@ -281,10 +294,6 @@ export class RecordService<Content> {
     const head = await this.#deps.revisions.getHead(namespace, id);
     if (!head || head.status === 'deleted') throw new NotFoundError();
     return head;
-  }
-
-  #requireExpected(head: RecordRevision, expected: ExpectedRevisions): void {
-    if (!isExpectedRevision(head, expected)) throw new RevisionMismatchError(head.id, head.revision);
   }
 
   /** Days from now to the horizon of the kind, given where it is written and what it holds. */
@@ -313,5 +322,3 @@ export class RecordService<Content> {
     return new Date(this.#deps.clock.now().getTime() + milliseconds).toISOString();
   }
 }
-
-const actorOf = (scope: Scope) => ({ principal: scope.principal, client: scope.client });

@@ -5,7 +5,7 @@ import type { Namespace } from '../namespaces/namespace.ts';
 import { again, type Backoff, done, fullJitter, retrying } from '../retry/retry.ts';
 import type { Clock } from '../time/clock.ts';
 import type { IdGenerator } from '../time/ids.ts';
-import { RevisionConflictError, RevisionMismatchError } from './record.errors.ts';
+import { ExpectedRevisionRequiredError, RevisionConflictError, RevisionMismatchError } from './record.errors.ts';
 import type { Actor, ExpectedRevisions, RecordRevision, RecordStatus } from './record.schema.ts';
 import type { AppendOptions, RevisionStore } from './revision-store.port.ts';
 
@@ -168,3 +168,14 @@ export class RevisionWriter {
 /** Whether `head` is the revision the caller says its change was computed from. */
 export const isExpectedRevision = (head: RecordRevision, expected: ExpectedRevisions): boolean =>
   expected.includes(head.revision);
+
+/** The revisions a change says it was computed from; a change to an existing record must name some. */
+export const requireExpectedRevisions = (expected: ExpectedRevisions | undefined): ExpectedRevisions => {
+  if (expected === undefined) throw new ExpectedRevisionRequiredError();
+  return expected;
+};
+
+/** A change computed from another revision than the latest is refused, naming the latest. */
+export const requireExpectedRevision = (head: RecordRevision, expected: ExpectedRevisions): void => {
+  if (!isExpectedRevision(head, expected)) throw new RevisionMismatchError(head.id, head.revision);
+};

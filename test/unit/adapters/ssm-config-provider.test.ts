@@ -8,8 +8,8 @@ import {
 import { SERVICE_CONFIGURATION } from '../../../lambdas/app/service-tables.ts';
 import { notesModule } from '../../../lambdas/capabilities/notes/notes.module.ts';
 import { AwsEnvironment, awsApplication } from '../../../lambdas/composition/aws-application.ts';
+import { listingSettings } from '../../../lambdas/http/http-config.ts';
 import { ConfigUnavailableError } from '../../../lambdas/kernel/config/config.errors.ts';
-import { listingSettings } from '../../../lambdas/kernel/config/kernel-config.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { describeConfigProviderContract } from '../../contract/config-provider.contract.ts';
 

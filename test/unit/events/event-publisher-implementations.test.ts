@@ -9,7 +9,7 @@ import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.sc
 import { describeEventPublisherContract, type EventPublisherFixture } from '../../contract/event-publisher.contract.ts';
 import { EventBridgeStandIn } from '../../support/eventbridge-stand-in.ts';
 import { KINDS } from '../../support/record-kinds.ts';
-import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
+import { eventOf, newRecordId, noteEventsOf, revisionOf } from '../../support/revisions.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 const BUS = 'memory-hub-test';
@@ -74,14 +74,11 @@ describeEventPublisherContract('EventBridgePublisher over the PutEvents stand-in
 
 describeEventPublisherContract('LocalEventBus with a recording consumer', async () => localBusFixture());
 
-const eventsOf = (count: number): RecordEvent[] =>
-  Array.from({ length: count }, () => eventOf(revisionOf(scopeOf().namespace(KINDS.note), newRecordId(), 1)));
-
 describe('Fixture: EventBridgePublisher over the PutEvents stand-in', () => {
   it('reports a refused entry failed, having offered it three times, so its outbox marker stays', async () => {
     // Prepare
     const fixture = eventBridgeFixture();
-    const events = eventsOf(3);
+    const events = noteEventsOf(3);
     fixture.refuse(events[1]?.event_id as string);
 
     // Act
@@ -95,7 +92,7 @@ describe('Fixture: EventBridgePublisher over the PutEvents stand-in', () => {
   it('sends each event to the named bus, from memory-hub, with its type as the detail type', async () => {
     // Prepare
     const fixture = eventBridgeFixture();
-    const events = eventsOf(2);
+    const events = noteEventsOf(2);
 
     // Act
     await fixture.publisher.publish(events);
@@ -110,7 +107,7 @@ describe('Fixture: EventBridgePublisher over the PutEvents stand-in', () => {
   it('tries a throttled call again and loses nothing', async () => {
     // Prepare: one call throttled, as a burst of publishing might meet
     const fixture = eventBridgeFixture();
-    const events = eventsOf(4);
+    const events = noteEventsOf(4);
     fixture.bus.throttle(1);
 
     // Act
@@ -121,13 +118,75 @@ describe('Fixture: EventBridgePublisher over the PutEvents stand-in', () => {
     expect(fixture.delivered().map((event) => event.event_id)).toEqual(events.map((event) => event.event_id));
     expect(fixture.bus.calls).toHaveLength(2);
   });
+
+  it('sends at most ten entries per PutEvents call, on the named bus, with the event type as detail type', async () => {
+    // Prepare
+    const fixture = eventBridgeFixture();
+    const published = noteEventsOf(23);
+
+    // Act
+    const outcome = await fixture.publisher.publish(published);
+
+    // Assess
+    expect(outcome.failed).toEqual([]);
+    expect(fixture.bus.calls.map((call) => call.length)).toEqual([10, 10, 3]);
+    expect(fixture.bus.accepted.at(-3)).toMatchObject({
+      busName: BUS,
+      source: 'memory-hub',
+      detailType: 'record.created',
+    });
+  });
+
+  it('reports entries that keep failing, so their outbox markers stay', async () => {
+    // Prepare
+    const fixture = eventBridgeFixture();
+    const published = noteEventsOf(3);
+    const stuck = published[2]?.event_id as string;
+    fixture.refuse(stuck);
+
+    // Act
+    const outcome = await fixture.publisher.publish(published);
+
+    // Assess
+    expect(outcome.failed.map((event) => event.event_id)).toEqual([stuck]);
+    expect(fixture.bus.calls).toHaveLength(3);
+  });
+
+  it('re-sends only the entries that failed', async () => {
+    // Prepare: two entries of the batch refused the first time they are sent
+    const fixture = eventBridgeFixture();
+    const published = noteEventsOf(5);
+    for (const flaky of [published[1], published[3]]) fixture.bus.refuse(flaky?.event_id as string, { times: 1 });
+
+    // Act
+    const outcome = await fixture.publisher.publish(published);
+
+    // Assess
+    expect(outcome.failed).toEqual([]);
+    expect(fixture.bus.calls[1]).toEqual([published[1]?.event_id, published[3]?.event_id]);
+  });
+
+  it('sends each event’s occurred_at as the entry’s Time', async () => {
+    // Prepare: events that occurred at different times
+    const fixture = eventBridgeFixture();
+    const notes = scopeOf().namespace(KINDS.note);
+    const occurred = ['2026-03-01T09:00:00.000Z', '2026-03-02T10:30:00.000Z'];
+    const events = occurred.map((at) => eventOf(revisionOf(notes, newRecordId(), 1, { createdAt: at, updatedAt: at })));
+
+    // Act
+    await fixture.publisher.publish(events);
+
+    // Assess
+    expect(events.map((event) => event.occurred_at)).toEqual(occurred);
+    expect(fixture.bus.accepted.map((entry) => entry.time?.toISOString())).toEqual(occurred);
+  });
 });
 
 describe('Fixture: LocalEventBus with a recording consumer', () => {
   it('dead-letters an event its consumer keeps refusing, naming the consumer and the error class, and reports nothing failed', async () => {
     // Prepare
     const fixture = localBusFixture();
-    const events = eventsOf(3);
+    const events = noteEventsOf(3);
     fixture.refuse(events[0]?.event_id as string);
 
     // Act
@@ -156,7 +215,7 @@ describe('Stand-in: EventBridge PutEvents', () => {
     const bus = new EventBridgeStandIn();
 
     // Act
-    const tooMany = bus.client.send(new PutEventsCommand({ Entries: eventsOf(11).map(entryOf) }));
+    const tooMany = bus.client.send(new PutEventsCommand({ Entries: noteEventsOf(11).map(entryOf) }));
     const none = bus.client.send(new PutEventsCommand({ Entries: [] }));
 
     // Assess
@@ -168,7 +227,7 @@ describe('Stand-in: EventBridge PutEvents', () => {
   it('answers entries in request order, a refused or malformed one with an ErrorCode, and counts the failures', async () => {
     // Prepare
     const bus = new EventBridgeStandIn();
-    const events = eventsOf(3);
+    const events = noteEventsOf(3);
     bus.refuse(events[1]?.event_id as string, { errorCode: 'ThrottlingException' });
     const entries = [...events.map(entryOf), { ...entryOf(events[0] as RecordEvent), Detail: 'not json' }];
 
@@ -189,7 +248,7 @@ describe('Stand-in: EventBridge PutEvents', () => {
   it('refuses an entry only as many times as told, then accepts it', async () => {
     // Prepare
     const bus = new EventBridgeStandIn();
-    const [event] = eventsOf(1) as [RecordEvent];
+    const [event] = noteEventsOf(1) as [RecordEvent];
     bus.refuse(event.event_id, { times: 1 });
 
     // Act
@@ -207,13 +266,13 @@ describe('Stand-in: EventBridge PutEvents', () => {
     bus.throttle(1);
 
     // Act
-    const throttled = bus.client.send(new PutEventsCommand({ Entries: eventsOf(2).map(entryOf) }));
+    const throttled = bus.client.send(new PutEventsCommand({ Entries: noteEventsOf(2).map(entryOf) }));
 
     // Assess
     await expect(throttled).rejects.toBeInstanceOf(ThrottlingException);
     expect(bus.accepted).toEqual([]);
-    expect((await bus.client.send(new PutEventsCommand({ Entries: eventsOf(1).map(entryOf) }))).FailedEntryCount).toBe(
-      0,
-    );
+    expect(
+      (await bus.client.send(new PutEventsCommand({ Entries: noteEventsOf(1).map(entryOf) }))).FailedEntryCount,
+    ).toBe(0);
   });
 });

@@ -71,7 +71,7 @@ describe('Handler: error mapping', () => {
     expect(response.statusCode).toBe(404);
   });
 
-  it('answers 428 to an update without If-Match before the core is asked, and 412 with the current ETag to a stale one', async () => {
+  it('answers 428 to an update without If-Match and 412 with the current ETag to a stale one', async () => {
     const { backend } = inMemoryBackend();
     const { createNote, updateNote } = notesHandlers(backend.notes, backend.http);
     const created = await createNote(apiEvent('POST /v1/notes', { body: JSON.stringify({ text: 'v1' }) }), context);

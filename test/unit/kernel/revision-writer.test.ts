@@ -35,8 +35,11 @@ describe('Class: RevisionWriter', () => {
     });
   });
 
-  const first = async (id = newRecordId()) => {
-    const revision = writer.next(namespace, id, undefined, alice, { content: { text: 'v1' }, expiresAt: EXPIRY });
+  const first = async () => {
+    const revision = writer.next(namespace, newRecordId(), undefined, alice, {
+      content: { text: 'v1' },
+      expiresAt: EXPIRY,
+    });
     await writer.append(revision, 'record.created');
     return revision;
   };
@@ -86,6 +89,21 @@ describe('Class: RevisionWriter', () => {
       await expect(writer.append(created, 'record.created')).rejects.toBeInstanceOf(RevisionConflictError);
       const [entry] = await store.pendingEvents(10);
       expect(entry?.event).toMatchObject({ event_type: 'record.created', record_id: created.id, revision: 1 });
+    });
+
+    it('puts the idempotency key it is given on the event in the outbox', async () => {
+      // Prepare
+      const revision = writer.next(namespace, newRecordId(), undefined, alice, {
+        content: { text: 'v1' },
+        expiresAt: EXPIRY,
+      });
+
+      // Act
+      await writer.append(revision, 'record.created', { idempotencyKey: 'k1' });
+
+      // Assess
+      const [entry] = await store.pendingEvents(10);
+      expect(entry?.event).toMatchObject({ record_id: revision.id, idempotency_key: 'k1' });
     });
   });
 

@@ -1,5 +1,5 @@
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
-import { pageLimit } from '../../../http/page-size.ts';
+import { pageRequestOf } from '../../../http/page-size.ts';
 import { ok } from '../../../http/responses.ts';
 import type { AuditService } from '../audit-service.ts';
 import * as audit from './audit.operations.ts';
@@ -7,11 +7,7 @@ import * as audit from './audit.operations.ts';
 /** The audit trail's handlers, by export name. */
 export const auditHandlers = (service: AuditService, http: HttpContext) => ({
   listAudit: httpOperation(audit.listAudit, http).handler(async ({ scope, input }) => {
-    const page = await service.list(scope, {
-      since: input.query.since,
-      cursor: input.query.cursor,
-      limit: pageLimit(http, input.query.limit),
-    });
+    const page = await service.list(scope, { since: input.query.since, ...pageRequestOf(http, input.query) });
     return ok({ items: page.items, nextCursor: page.nextCursor });
   }),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Cursor, PageSize } from '../../../http/api-schemas.ts';
 import { ADMIN_FAILURES } from '../../../http/common-responses.ts';
-import { defineOperation, NoBody } from '../../../http/operation.ts';
+import { defineOperation, NoBody, NoParams } from '../../../http/operation.ts';
 import { AuditEntry } from '../../../kernel/audit/audit-entry.schema.ts';
 
 const ENTRY = 'lambdas/capabilities/audit/audit.lambda.ts';
@@ -16,7 +16,7 @@ export const listAudit = defineOperation({
   routes: [{ operationId: 'listAudit', method: 'GET', path: '/v1/audit', project: false }],
   authenticated: true,
   lambda: { entry: ENTRY, handler: 'listAudit', access: 'read' },
-  params: z.object({}).strict(),
+  params: NoParams,
   query: z
     .object({
       since: z.iso.datetime({ error: 'since must be an ISO-8601 instant, e.g. 2026-11-30T00:00:00Z' }).optional(),

@@ -1,8 +1,8 @@
 import type { OperationInput } from '../../../http/api-event.ts';
-import { etagOf, expectedRevisionsOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
+import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import type { Operation } from '../../../http/operation.ts';
-import { pageLimit } from '../../../http/page-size.ts';
+import { pageRequestOf } from '../../../http/page-size.ts';
 import { created, noContent, ok } from '../../../http/responses.ts';
 import type { GuardrailSpace, GuardrailsService } from '../guardrails-service.ts';
 import * as guardrails from './guardrails.operations.ts';
@@ -33,17 +33,13 @@ export const guardrailsHandlers = (service: GuardrailsService, http: HttpContext
   }),
 
   listGuardrails: httpOperation(guardrails.listGuardrails, http).handler(async ({ scope, input }) => {
-    const page = await service.list(scope, spaceOf(input), {
-      limit: pageLimit(http, input.query.limit),
-      cursor: input.query.cursor,
-    });
+    const page = await service.list(scope, spaceOf(input), pageRequestOf(http, input.query));
     return ok({ items: page.items.map(guardrails.toGuardrailResponse), nextCursor: page.nextCursor });
   }),
 
   deleteGuardrail: httpOperation(guardrails.deleteGuardrail, http).handler(async ({ scope, input }) => {
     const { key } = input.params;
-    const expected = input.ifMatch === undefined ? undefined : revisionsNamedBy(input.ifMatch, key);
-    await service.remove(scope, spaceOf(input), key, expected);
+    await service.remove(scope, spaceOf(input), key, expectedRevisionsOf(input.ifMatch, key));
     return noContent();
   }),
 });

@@ -120,7 +120,6 @@ export const deleteGuardrail = defineOperation({
   query: NoQuery,
   body: NoBody,
   requiresIfMatch: true,
-  ifMatchRequiredAfterAuthorisation: true,
   responses: {
     204: { description: 'Removed' },
     ...forbidden,

@@ -1,6 +1,6 @@
-import { etagOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
+import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
-import { pageLimit } from '../../../http/page-size.ts';
+import { pageRequestOf } from '../../../http/page-size.ts';
 import { jsonResponse, noContent, ok } from '../../../http/responses.ts';
 import type { AppliedMemoryService } from '../applied-memory-service.ts';
 import type { BeliefsService } from '../beliefs-service.ts';
@@ -26,16 +26,13 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
   }),
 
   listSessionEvents: httpOperation(learning.listSessionEvents, http).handler(async ({ scope, input }) => {
-    const page = await services.sessionEvents.list(scope, input.params.sessionId, {
-      limit: pageLimit(http, input.query.limit),
-      cursor: input.query.cursor,
-    });
+    const page = await services.sessionEvents.list(scope, input.params.sessionId, pageRequestOf(http, input.query));
     return ok({ items: page.items.map(views.toSessionEventResponse), nextCursor: page.nextCursor });
   }),
 
   listBeliefs: httpOperation(learning.listBeliefs, http).handler(async ({ scope, input }) => {
-    const { kind, agent, status, limit, cursor } = input.query;
-    const page = await services.beliefs.list(scope, { kind, agent, status }, { limit: pageLimit(http, limit), cursor });
+    const { kind, agent, status } = input.query;
+    const page = await services.beliefs.list(scope, { kind, agent, status }, pageRequestOf(http, input.query));
     return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: page.nextCursor });
   }),
 
@@ -46,22 +43,19 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
   }),
 
   listBeliefHistory: httpOperation(learning.beliefHistory, http).handler(async ({ scope, input }) => {
-    const page = await services.beliefs.history(scope, input.params.id, {
-      limit: pageLimit(http, input.query.limit),
-      cursor: input.query.cursor,
-    });
+    const page = await services.beliefs.history(scope, input.params.id, pageRequestOf(http, input.query));
     return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: page.nextCursor });
   }),
 
   correctBelief: httpOperation(learning.correctBelief, http).handler(async ({ scope, input }) => {
     const { id } = input.params;
-    const belief = await services.beliefs.correct(scope, id, revisionsNamedBy(input.ifMatch ?? '', id), input.body);
+    const belief = await services.beliefs.correct(scope, id, expectedRevisionsOf(input.ifMatch, id), input.body);
     return ok(views.toBeliefResponse(belief), { etag: etagOf(belief.id, belief.revision) });
   }),
 
   forgetBelief: httpOperation(learning.forgetBelief, http).handler(async ({ scope, input }) => {
     const { id } = input.params;
-    await services.beliefs.forget(scope, id, revisionsNamedBy(input.ifMatch ?? '', id));
+    await services.beliefs.forget(scope, id, expectedRevisionsOf(input.ifMatch, id));
     return noContent();
   }),
 

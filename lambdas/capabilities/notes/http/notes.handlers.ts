@@ -1,8 +1,8 @@
 import type { OperationInput } from '../../../http/api-event.ts';
-import { etagOf, revisionsNamedBy } from '../../../http/entity-tags.ts';
+import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import type { Operation } from '../../../http/operation.ts';
-import { pageLimit } from '../../../http/page-size.ts';
+import { pageRequestOf } from '../../../http/page-size.ts';
 import { created, noContent, ok } from '../../../http/responses.ts';
 import type { Narrowing } from '../../../kernel/identity/scope.ts';
 import type { NotesService } from '../notes-service.ts';
@@ -15,14 +15,9 @@ const narrowingOf = (input: OperationInput<Operation>): Narrowing => ({
 });
 
 /** An update or delete carries If-Match: the middleware refuses one without (428). */
-const namedBy = (ifMatch: string | undefined, id: string) => revisionsNamedBy(ifMatch ?? '', id);
 
 /** The notes operations' handlers, by export name. */
 export const notesHandlers = (service: NotesService, http: HttpContext) => {
-  const pageOf = (input: OperationInput<typeof notes.listNotes>) => ({
-    limit: pageLimit(http, input.query.limit),
-    cursor: input.query.cursor,
-  });
   return {
     createNote: httpOperation(notes.createNote, http).handler(async ({ scope, input }) => {
       const { record, replayed } = await service.create(scope, narrowingOf(input), input.body, input.idempotency);
@@ -37,21 +32,27 @@ export const notesHandlers = (service: NotesService, http: HttpContext) => {
       return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
     }),
     listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
-      const page = await service.list(scope, narrowingOf(input), pageOf(input));
+      const page = await service.list(scope, narrowingOf(input), pageRequestOf(http, input.query));
       return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
     }),
     updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
       const { id } = input.params;
-      const note = await service.update(scope, narrowingOf(input), id, namedBy(input.ifMatch, id), input.body);
+      const note = await service.update(
+        scope,
+        narrowingOf(input),
+        id,
+        expectedRevisionsOf(input.ifMatch, id),
+        input.body,
+      );
       return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
     }),
     deleteNote: httpOperation(notes.deleteNote, http).handler(async ({ scope, input }) => {
       const { id } = input.params;
-      await service.remove(scope, narrowingOf(input), id, namedBy(input.ifMatch, id));
+      await service.remove(scope, narrowingOf(input), id, expectedRevisionsOf(input.ifMatch, id));
       return noContent();
     }),
     listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {
-      const page = await service.history(scope, narrowingOf(input), input.params.id, pageOf(input));
+      const page = await service.history(scope, narrowingOf(input), input.params.id, pageRequestOf(http, input.query));
       return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
     }),
   };
