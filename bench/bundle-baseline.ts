@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BundleMeasurement } from './lambda-bundles.ts';
 
 export const BUNDLE_BASELINE_DIR = 'bench/baselines';

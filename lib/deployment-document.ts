@@ -6,7 +6,7 @@
  * the part it builds from: each consumer's name, entry and exported handler.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Consumer = z
   .object({

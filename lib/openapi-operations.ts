@@ -6,7 +6,7 @@
  * the `x-memory-hub` extension on every operation.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What a function may do with the table and key; its IAM grants are derived from this. */
 export const StorageAccess = z.enum(['none', 'read', 'write']);

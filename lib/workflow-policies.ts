@@ -6,7 +6,7 @@
  * state machine from, refusing what Step Functions would refuse at deployment.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Step Functions' wildcard error name: it must stand alone in its list. */
 export const ALL_ERRORS = 'States.ALL';

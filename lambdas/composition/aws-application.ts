@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SSMClient } from '@aws-sdk/client-ssm';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
 import { SsmConfigProvider, type SsmParameterClient } from '../adapters/config/ssm-config-provider.ts';
 import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';

@@ -1,7 +1,7 @@
 /** How AWS events (a stream batch, a schedule, an EventBridge delivery, a Step Functions task) reach the kernel. */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { outboxEntryOfImage } from '../adapters/dynamodb/dynamodb-outbox.ts';
 import type { EventConsumer } from '../kernel/events/event-consumer.port.ts';
 import type { OutboxRelay } from '../kernel/events/outbox-relay.ts';

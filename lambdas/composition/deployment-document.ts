@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigLayout } from '../kernel/config/compose-config.ts';
 import { RecordKindDescription } from '../kernel/namespaces/record-kind.ts';
 

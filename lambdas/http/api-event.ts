@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Scope } from '../kernel/identity/scope.ts';
 import type { IdempotencyRequest } from '../kernel/records/record-service.ts';
 import type { Operation, RouteVariant } from './operation.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineConfigSection } from '../kernel/config/config-section.ts';
 
 /** The HTTP layer's own settings, read by the request middleware and the listings' page size. */

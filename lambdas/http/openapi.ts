@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { NoBody, type Operation, type RouteVariant } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.errors.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
 import { RULE_KEY_MESSAGE, RULE_KEY_PATTERN, RuleKey, RuleValue } from './rule-value.schema.ts';
 

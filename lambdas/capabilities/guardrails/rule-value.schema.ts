@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /*
  * What a key and a value of learned memory look like, and so what a guardrail can bound: guardrails own the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
 
 /** The retention sweep's horizon. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SAFE_TOKEN } from '../../kernel/identity/verified-claims.ts';
 import { RuleKey, RuleValue } from '../guardrails/public.ts';
 

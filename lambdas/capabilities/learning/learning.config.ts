@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
 import { MAX_RECENT_CONFIRMATIONS, MAX_SESSIONS_PER_VALUE } from './belief.schema.ts';
 

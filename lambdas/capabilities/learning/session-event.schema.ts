@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SAFE_TOKEN } from '../../kernel/identity/verified-claims.ts';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
 import { RuleBasis, RuleCardinality, RuleKey, RuleKind, RulePolarity, RuleValue } from './belief.schema.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
 
 /** A principal's or a team's note. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineConfigSection } from '../../kernel/config/config-section.ts';
 
 /** How long a note lives after its last revision; may vary per agent. */

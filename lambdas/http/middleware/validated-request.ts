@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../kernel/errors/domain-error.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const AuditDecision = z.enum(['committed', 'allowed', 'denied', 'clamped', 'refused']);
 export type AuditDecision = z.infer<typeof AuditDecision>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type ConfigProblem, InvalidConfigError } from './config.errors.ts';
 import {
   AGENT_NAME,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A validated configuration document: sections by name, and `agents` with per-agent overrides. */
 export type ConfigDocument = { readonly [section: string]: unknown };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RECORD_KIND_NAME } from '../namespaces/record-kind.ts';
 
 /**

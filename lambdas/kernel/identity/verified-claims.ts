@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { UnauthenticatedError } from './identity.errors.ts';
 
 /** One shape for every token-derived identifier: no separators, no traversal, bounded length. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A kind of record, as the capability that stores it declares it: its name (the namespace kind in every

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Why a long-term write was refused. Each code names a kind of personal identifier or secret, never the

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { NotFoundError } from '../errors/domain-error.ts';
 import { IDEMPOTENCY, type IdempotencyStore } from '../idempotency/idempotency-store.port.ts';
 import type { Narrowing, Scope } from '../identity/scope.ts';

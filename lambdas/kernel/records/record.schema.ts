@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Namespace } from '../namespaces/namespace.ts';
 
 export const RecordStatus = z.enum(['active', 'deleted']);

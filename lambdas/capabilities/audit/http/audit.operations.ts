@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Cursor, PageSize } from '../../../http/api-schemas.ts';
 import { ADMIN_FAILURES } from '../../../http/common-responses.ts';
 import { defineOperation, NoBody, NoParams } from '../../../http/operation.ts';

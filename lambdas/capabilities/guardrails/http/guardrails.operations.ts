@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Cursor, ErrorResponse, PageSize, Provenance } from '../../../http/api-schemas.ts';
 import { BODY_TOO_LARGE, IF_MATCH_FAILURES, scopedFailures } from '../../../http/common-responses.ts';
 import { etagOf } from '../../../http/entity-tags.ts';

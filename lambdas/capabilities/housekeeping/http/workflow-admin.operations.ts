@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorResponse, SafeName } from '../../../http/api-schemas.ts';
 import { ADMIN_FAILURES } from '../../../http/common-responses.ts';
 import { defineOperation, NoBody, NoQuery } from '../../../http/operation.ts';

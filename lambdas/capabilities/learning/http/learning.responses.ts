@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClampRecord, RuleValue } from '../../guardrails/public.ts';
 import { BeliefStatus, BelievedValueStatus, RuleBasis, RuleCardinality, RuleKind } from '../belief.schema.ts';
 import { SessionEventInput } from '../session-event.schema.ts';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { etagOf } from '../../../http/entity-tags.ts';
 import type { ClampRecord, RuleValue } from '../../guardrails/public.ts';
 import type { AppliedMemory } from '../applied-memory-service.ts';

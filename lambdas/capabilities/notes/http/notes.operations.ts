@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Cursor, Owner, PageSize, Provenance, RecordId, SafeName } from '../../../http/api-schemas.ts';
 import {
   BODY_TOO_LARGE,

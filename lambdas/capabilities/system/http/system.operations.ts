@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { HealthResponse } from '../../../http/api-schemas.ts';
 import { defineOperation, NoBody, NoParams, NoQuery } from '../../../http/operation.ts';
 
