@@ -54,6 +54,10 @@ export interface BenchOptions {
   coldInitRuns: number;
   /** Also save the bundle figures as the committed baseline (`bench/baselines/`), under this name. */
   saveBundleBaseline: string | undefined;
+  /** Also save the load scenarios' cost figures as the committed baseline (`bench/baselines/`), under this name. */
+  saveCostBaseline: string | undefined;
+  /** Said in the cost baseline: how this bench and meter came to the revision measured, when not its own. */
+  costBaselineHarness: string | undefined;
   /** Requests still unanswered this long after the last arrival count as errors (timeout). */
   drainTimeoutMs: number;
 }
@@ -66,7 +70,9 @@ const workload: WorkloadOptions = {
   seed: 20_241_101,
 };
 
-export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios' | 'saveBundleBaseline'> = {
+type RunChoices = 'reportPath' | 'scenarios' | 'saveBundleBaseline' | 'saveCostBaseline' | 'costBaselineHarness';
+
+export const FULL: Omit<BenchOptions, RunChoices> = {
   quick: false,
   resultsDir: 'bench/.results',
   workload,
@@ -100,7 +106,7 @@ export const FULL: Omit<BenchOptions, 'reportPath' | 'scenarios' | 'saveBundleBa
   drainTimeoutMs: 15_000,
 };
 
-export const QUICK: Omit<BenchOptions, 'reportPath' | 'scenarios' | 'saveBundleBaseline'> = {
+export const QUICK: Omit<BenchOptions, RunChoices> = {
   ...FULL,
   quick: true,
   load: {
@@ -140,7 +146,11 @@ const USAGE = `Usage: npm run bench [-- --quick] [--out FILE] [--stdout] [--scen
   --stdout         print the report only
   --scenario NAME  run only this scenario (repeatable): notes-load, learning-load, lambda-bundles
   --save-bundle-baseline NAME
-                   also save the bundle figures as the committed baseline later reports compare with`;
+                   also save the bundle figures as the committed baseline later reports compare with
+  --save-cost-baseline NAME
+                   also save the load scenarios' cost per million as a committed baseline
+  --cost-baseline-harness TEXT
+                   how the bench and meter came to the revision measured, said in that baseline`;
 
 export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
   const { values } = parseArgs({
@@ -151,6 +161,8 @@ export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
       stdout: { type: 'boolean', default: false },
       scenario: { type: 'string', multiple: true },
       'save-bundle-baseline': { type: 'string' },
+      'save-cost-baseline': { type: 'string' },
+      'cost-baseline-harness': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -164,5 +176,12 @@ export const parseBenchOptions = (argv: readonly string[]): BenchOptions => {
   const reportPath = values.stdout ? undefined : (values.out ?? defaultReport);
   if (values.quick && reportPath !== undefined && resolve(reportPath) === resolve('BENCHMARKS.md'))
     throw new Error('--quick never overwrites BENCHMARKS.md; choose another --out');
-  return { ...base, reportPath, scenarios: values.scenario, saveBundleBaseline: values['save-bundle-baseline'] };
+  return {
+    ...base,
+    reportPath,
+    scenarios: values.scenario,
+    saveBundleBaseline: values['save-bundle-baseline'],
+    saveCostBaseline: values['save-cost-baseline'],
+    costBaselineHarness: values['cost-baseline-harness'],
+  };
 };

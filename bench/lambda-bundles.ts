@@ -27,6 +27,8 @@ export const COLD_INIT_ENVIRONMENT: Readonly<Record<string, string>> = {
   MEMORY_HUB_STAGE: 'bench',
   MEMORY_HUB_TABLE_NAME: 'bench-table',
   MEMORY_HUB_KEY_ARN: 'arn:aws:kms:us-east-1:111122223333:key/bench',
+  MEMORY_HUB_BRANCH_KEY_TABLE_NAME: 'bench-branch-keys',
+  MEMORY_HUB_BRANCH_KEY_STORE_NAME: 'memory-hub-bench-branch-keys',
   MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/bench/config',
   AWS_REGION: 'us-east-1',
 };

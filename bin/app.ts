@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 /**
- * CDK app entry: `npx cdk synth|deploy [-c stage=prod]`. Deploys into the account and region of the
- * CLI's credentials when it has some; otherwise synthesizes an environment-agnostic template.
+ * CDK app entry: `npx cdk synth|deploy [-c stage=prod] [-c region=eu-west-1]`. The stack names a region only
+ * when one was chosen (`-c region=…`, `AWS_REGION` or `AWS_DEFAULT_REGION`) and an account only with
+ * `-c account=…`; otherwise the template is environment-agnostic (see lib/deployment-environment.ts).
  */
 import { createMemoryHubApp } from '../lib/memory-hub-app.ts';
 
-const account = process.env.CDK_DEFAULT_ACCOUNT;
-const region = process.env.CDK_DEFAULT_REGION;
-
-createMemoryHubApp(account !== undefined || region !== undefined ? { env: { account, region } } : {});
+createMemoryHubApp({ environmentVariables: process.env });

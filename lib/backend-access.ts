@@ -4,8 +4,10 @@
  */
 import { type CfnElement, Stack, Validations } from 'aws-cdk-lib';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IStringParameter } from 'aws-cdk-lib/aws-ssm';
+import type { BranchKeyStore } from './constructs/branch-key-store.ts';
+import type { EncryptionKey } from './constructs/encryption-key.ts';
+import { grantMemoryTableData } from './constructs/memory-table.ts';
 import type { ServiceFunction } from './constructs/service-function.ts';
 import type { StorageAccess } from './openapi-operations.ts';
 
@@ -15,10 +17,21 @@ export interface BackendResources {
   readonly stage: string;
   /** The memory table; data-plane grants on it and its indexes follow the access. */
   readonly table: Table;
-  /** The customer-managed key of the table and of the envelope encryption. */
-  readonly encryptionKey: IKey;
+  /** The customer-managed key of the table and of the envelope encryption, with its grants. */
+  readonly encryptionKey: EncryptionKey;
   /** The tunable configuration (JSON), read at start by every function with storage access. */
   readonly configParameter: IStringParameter;
+  /** The branch keys record content is encrypted under, one per scope, wrapped by the key above. */
+  readonly branchKeyStore: BranchKeyStore;
+}
+
+export interface BackendAccessOptions {
+  /**
+   * Whether the function opens or makes record content (API functions, consumers, workflow steps). The outbox
+   * relay and its sweep move events, which carry no content, and get no content data keys.
+   * @default true
+   */
+  readonly handlesContent?: boolean;
 }
 
 /**
@@ -29,52 +42,39 @@ export function backendEnvironment(resources: BackendResources, access: StorageA
   return {
     MEMORY_HUB_STAGE: resources.stage,
     MEMORY_HUB_TABLE_NAME: resources.table.tableName,
-    MEMORY_HUB_KEY_ARN: resources.encryptionKey.keyArn,
+    MEMORY_HUB_KEY_ARN: resources.encryptionKey.key.keyArn,
     ...(access === 'none' ? {} : { MEMORY_HUB_CONFIG_PARAMETER: resources.configParameter.parameterName }),
+    ...(access === 'none' ? {} : resources.branchKeyStore.environment()),
   };
 }
 
 /**
  * Grants that follow a storage access:
  * - `none`: nothing beyond the function's own log group;
- * - `read`: `table.grantReadData` + `key.grantDecrypt` + reading the configuration parameter;
- * - `write`: `table.grantReadWriteData` + `key.grantEncryptDecrypt` (which includes `GenerateDataKey*`,
- *   needed to create data keys for envelope encryption) + reading the configuration parameter.
+ * - `read`: reading the table and its indexes, the key through DynamoDB (`grantTableUse`), decrypting
+ *   content data keys, reading the configuration parameter;
+ * - `write`: the same with writing the table and generating content data keys.
+ * Key grants are the key's own, each on a condition; the table's carry no key grant of their own.
  */
 export function grantBackendAccess(
   serviceFunction: ServiceFunction,
   resources: BackendResources,
   access: StorageAccess,
+  { handlesContent = true }: BackendAccessOptions = {},
 ): void {
   const { table, encryptionKey, configParameter } = resources;
   const role = serviceFunction.role;
-  switch (access) {
-    case 'none':
-      return;
-    case 'read':
-      table.grantReadData(role);
-      encryptionKey.grantDecrypt(role);
-      break;
-    case 'write':
-      table.grantReadWriteData(role);
-      encryptionKey.grantEncryptDecrypt(role);
-      Validations.of(role).acknowledge(
-        {
-          id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-          reason:
-            'From key.grantEncryptDecrypt on the one customer-managed key: envelope encryption creates data keys (GenerateDataKey, GenerateDataKeyWithoutPlaintext).',
-        },
-        {
-          id: 'AwsSolutions::AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-          reason: 'From key.grantEncryptDecrypt on the one customer-managed key (ReEncryptFrom/To on that key only).',
-        },
-      );
-      break;
-  }
+  if (access === 'none') return;
+  grantMemoryTableData(table, role, access);
+  encryptionKey.grantTableUse(role);
+  if (handlesContent) encryptionKey.grantContentKeys(role);
+  // A scope's branch key is made on its first write, by whichever writing function meets it first.
+  if (handlesContent && access === 'read') resources.branchKeyStore.grantBranchKeyUse(role);
+  if (handlesContent && access === 'write') resources.branchKeyStore.grantBranchKeyCreation(role);
   configParameter.grantRead(role);
   Validations.of(role).acknowledge({
     id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableLogicalIdOf(table)}.Arn>/index/*]`,
-    reason: `From table.grant${access === 'read' ? 'ReadData' : 'ReadWriteData'}: queries of this table's own indexes (the outbox index), no other table.`,
+    reason: `From the table's ${access} grant: queries of this table's own indexes (the outbox index), no other table.`,
   });
 }
 

@@ -5,8 +5,15 @@
  * directly) both build from these constants, so what the benchmark measures is what gets deployed.
  */
 
+import { fileURLToPath } from 'node:url';
 import { type BundlingOptions, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+
+/**
+ * The most a Lambda entry's bundle may weigh (1 MB): a bundle is read and compiled on every cold start, so its
+ * size is init time. A test and the benchmark hold every entry to it.
+ */
+export const LAMBDA_BUNDLE_BUDGET_BYTES = 1_000_000;
 
 /** esbuild target matching `Runtime.NODEJS_24_X`. */
 export const LAMBDA_ESBUILD_TARGET = 'node24';
@@ -24,6 +31,18 @@ export const LAMBDA_MAIN_FIELDS: readonly string[] = ['module', 'main'];
 export const LAMBDA_ESM_REQUIRE_BANNER =
   "import { createRequire as __memoryHubCreateRequire } from 'node:module'; " +
   'const require = __memoryHubCreateRequire(import.meta.url);';
+
+/**
+ * Packages swapped for a module of ours in every Lambda bundle. The SDK's default credential chain carries the
+ * profile, SSO, web-identity and process providers and the STS/SSO clients they use, none of which has anything
+ * to read in a Lambda sandbox: the bundles sign with the environment's credentials (or a container endpoint's)
+ * instead, see `lambdas/adapters/lambda-credential-provider.ts`.
+ */
+export const LAMBDA_MODULE_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': fileURLToPath(
+    new URL('../lambdas/adapters/lambda-credential-provider.ts', import.meta.url),
+  ),
+};
 
 /**
  * Bundling options for `NodejsFunction`.
@@ -44,6 +63,7 @@ export const lambdaBundlingOptions: BundlingOptions = {
   externalModules: [],
   forceDockerBundling: false,
   logLevel: LogLevel.WARNING,
+  esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_MODULE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
 };
 
 /**
@@ -66,6 +86,7 @@ export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptio
     minify: true,
     sourcemap: false,
     external: [],
+    alias: { ...LAMBDA_MODULE_ALIASES },
     logLevel: 'warning',
   };
 }

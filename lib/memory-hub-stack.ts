@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import type { BackendResources } from './backend-access.ts';
 import { pascalCase } from './construct-ids.ts';
 import { ApiFunctions } from './constructs/api-functions.ts';
+import { BranchKeyStore } from './constructs/branch-key-store.ts';
 import { EncryptionKey } from './constructs/encryption-key.ts';
 import { MemoryHubEventBus } from './constructs/event-bus.ts';
 import { EventConsumers } from './constructs/event-consumers.ts';
@@ -14,10 +15,11 @@ import { MemoryHubHttpApi } from './constructs/http-api.ts';
 import { Identity } from './constructs/identity.ts';
 import { MemoryTable } from './constructs/memory-table.ts';
 import { OutboxRelay } from './constructs/outbox-relay.ts';
-import { loadDefaultConfig, Parameters } from './constructs/parameters.ts';
+import { Parameters } from './constructs/parameters.ts';
 import { Workflows } from './constructs/workflows.ts';
 import { loadConsumers } from './deployment-document.ts';
 import { loadOpenApiDocument } from './openapi-operations.ts';
+import { type ConcurrencyProps, reserveConcurrency } from './reserved-concurrency.ts';
 import { loadWorkflowsDocument } from './workflow-policies.ts';
 
 /** The repository root: Lambda entries in the OpenAPI document are relative to it. */
@@ -26,8 +28,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const OPENAPI_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/openapi.json');
 /** The workflow policies generated from the core's workflow catalogue. */
 export const WORKFLOWS_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/workflows.json');
-/** The default configuration generated from the core's configuration schema. */
-export const DEFAULT_CONFIG_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/default-config.json');
 /** The deployment document generated from the capability list: the consumers of record events, and their entries. */
 export const DEPLOYMENT_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'lambdas/generated/deployment.json');
 /** Entry of the outbox relay (`relayOutboxStream`, `sweepOutbox`); consumers name their own entries. */
@@ -38,7 +38,7 @@ export const WORKFLOWS_ENTRY = resolve(PROJECT_ROOT, 'lambdas/app/workflows.lamb
 /** Lower-case, starts with a letter: it ends up in the stack name, the key alias and the pool name. */
 export const STAGE_PATTERN = /^[a-z][a-z0-9-]{0,19}$/;
 
-export interface MemoryHubStackProps extends StackProps {
+export interface MemoryHubStackProps extends StackProps, ConcurrencyProps {
   /** Deployment stage, e.g. `dev`, `prod`. */
   readonly stage: string;
   /** @default OPENAPI_DOCUMENT_PATH */
@@ -47,8 +47,6 @@ export interface MemoryHubStackProps extends StackProps {
   readonly projectRoot?: string;
   /** @default WORKFLOWS_DOCUMENT_PATH */
   readonly workflowsDocumentPath?: string;
-  /** @default DEFAULT_CONFIG_PATH */
-  readonly defaultConfigPath?: string;
   /** @default DEPLOYMENT_DOCUMENT_PATH */
   readonly deploymentDocumentPath?: string;
   /** @default EVENTS_ENTRY */
@@ -59,11 +57,18 @@ export interface MemoryHubStackProps extends StackProps {
   readonly throttle?: ThrottleSettings;
   /** @default FeaturePlan.ESSENTIALS */
   readonly featurePlan?: FeaturePlan.ESSENTIALS | FeaturePlan.PLUS;
+  /**
+   * The tenant's own customer-managed key (its key ARN), used instead of a key the stack creates: see
+   * `EncryptionKeyProps.existingKeyArn` and README, "Bringing your own key". Context `encryptionKeyArn`.
+   * @default a key created by the stack
+   */
+  readonly encryptionKeyArn?: string;
 }
 
 /** One deployment of Memory Hub. Composes the constructs; holds no resource definitions of its own. */
 export class MemoryHubStack extends Stack {
   public readonly encryptionKey: EncryptionKey;
+  public readonly branchKeyStore: BranchKeyStore;
   public readonly memoryTable: MemoryTable;
   public readonly parameters: Parameters;
   public readonly eventBus: MemoryHubEventBus;
@@ -83,12 +88,14 @@ export class MemoryHubStack extends Stack {
       openApiDocumentPath,
       projectRoot,
       workflowsDocumentPath,
-      defaultConfigPath,
       deploymentDocumentPath,
       eventsEntry,
       workflowsEntry,
       throttle,
       featurePlan,
+      encryptionKeyArn,
+      reservedConcurrency,
+      accountConcurrency,
       ...stackProps
     } = props;
     super(scope, id, {
@@ -98,17 +105,19 @@ export class MemoryHubStack extends Stack {
     Tags.of(this).add('project', 'memory-hub');
     Tags.of(this).add('stage', stage);
 
-    this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', { stage });
-    this.memoryTable = new MemoryTable(this, 'MemoryTable', { encryptionKey: this.encryptionKey.key });
-    this.parameters = new Parameters(this, 'Parameters', {
+    this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', {
       stage,
-      defaultConfig: loadDefaultConfig(defaultConfigPath ?? DEFAULT_CONFIG_PATH),
+      ...(encryptionKeyArn === undefined ? {} : { existingKeyArn: encryptionKeyArn }),
     });
+    this.memoryTable = new MemoryTable(this, 'MemoryTable', { encryptionKey: this.encryptionKey.key });
+    this.parameters = new Parameters(this, 'Parameters', { stage });
+    this.branchKeyStore = new BranchKeyStore(this, 'BranchKeyStore', { stage, encryptionKey: this.encryptionKey.key });
     const backend: BackendResources = {
       stage,
       table: this.memoryTable.table,
-      encryptionKey: this.encryptionKey.key,
+      encryptionKey: this.encryptionKey,
       configParameter: this.parameters.config,
+      branchKeyStore: this.branchKeyStore,
     };
 
     this.eventBus = new MemoryHubEventBus(this, 'EventBus', { stage });
@@ -139,7 +148,7 @@ export class MemoryHubStack extends Stack {
     });
     this.api = new MemoryHubHttpApi(this, 'HttpApi', {
       userPool: this.identity.userPool,
-      userPoolClients: [this.identity.agentAppClient],
+      userPoolClients: this.identity.apiClients.map(({ client }) => client),
       ...(throttle ? { throttle } : {}),
     });
     this.apiFunctions = new ApiFunctions(this, 'ApiFunctions', {
@@ -149,16 +158,44 @@ export class MemoryHubStack extends Stack {
       httpApi: this.api.httpApi,
       authorizer: this.api.authorizer,
       table: this.memoryTable.table,
-      encryptionKey: this.encryptionKey.key,
+      encryptionKey: this.encryptionKey,
       configParameter: this.parameters.config,
+      branchKeyStore: this.branchKeyStore,
       stateMachines: this.workflows.stateMachines,
     });
+
+    reserveConcurrency(
+      {
+        api: [...this.apiFunctions.functions.values()],
+        consumer: [...this.eventConsumers.byHandler.values()].map((consumer) => consumer.consumer),
+        relay: [this.outboxRelay.relay],
+        sweep: [this.outboxRelay.sweep],
+        workflowStep: [this.workflows.stepRunner],
+        preTokenGeneration: [this.identity.preTokenGeneration],
+      },
+      {
+        ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
+        ...(accountConcurrency === undefined ? {} : { accountConcurrency }),
+      },
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'UserPoolId', { value: this.identity.userPool.userPoolId });
     new CfnOutput(this, 'AgentAppClientId', { value: this.identity.agentAppClient.userPoolClientId });
+    new CfnOutput(this, 'ReaderAppClientId', {
+      value: this.identity.readerAppClient.userPoolClientId,
+      description: 'App client of read-only agents (memory-hub/memory.read)',
+    });
+    new CfnOutput(this, 'OperatorAppClientId', {
+      value: this.identity.operatorAppClient.userPoolClientId,
+      description: 'App client of operators (read, write and memory-hub/memory.admin)',
+    });
     new CfnOutput(this, 'TableName', { value: this.memoryTable.table.tableName });
-    new CfnOutput(this, 'KeyAlias', { value: this.encryptionKey.alias.aliasName });
+    new CfnOutput(this, 'KeyArn', {
+      value: this.encryptionKey.key.keyArn,
+      description: 'The customer-managed key of the table and of record content',
+    });
+    if (this.encryptionKey.alias) new CfnOutput(this, 'KeyAlias', { value: this.encryptionKey.alias.aliasName });
     new CfnOutput(this, 'EventBusName', { value: this.eventBus.bus.eventBusName });
     new CfnOutput(this, 'ConfigParameterName', { value: this.parameters.config.parameterName });
     for (const [name, stateMachine] of this.workflows.stateMachines) {

@@ -28,8 +28,13 @@ const LambdaBinding = z.object({
 });
 export type LambdaBinding = z.infer<typeof LambdaBinding>;
 
+/** An OAuth scope as API Gateway matches it against the token's `scope` claim: `resource-server/name`. */
+const OAuthScopeName = z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, 'must be resource-server/scope');
+
 const MemoryHubExtension = z.object({
   authenticated: z.boolean(),
+  /** The one scope a token's client must hold: the route's `authorizationScopes`. */
+  requiredScope: OAuthScopeName.optional(),
   lambda: LambdaBinding,
 });
 
@@ -46,6 +51,8 @@ export interface ApiOperation {
   readonly path: string;
   readonly operationId: string | undefined;
   readonly authenticated: boolean;
+  /** Set on every authenticated operation, absent on a public one. */
+  readonly requiredScope: string | undefined;
   readonly lambda: LambdaBinding;
 }
 
@@ -91,12 +98,20 @@ export function readApiOperations(document: unknown): ApiOperation[] {
         problems.push(`${label}: invalid x-memory-hub extension: ${z.prettifyError(extension.error)}`);
         continue;
       }
+      // A route without a scope would let any client of the pool call it, read-only ones included.
+      if (extension.data.authenticated !== (extension.data.requiredScope !== undefined)) {
+        problems.push(
+          `${label}: ${extension.data.authenticated ? 'an authenticated operation names no requiredScope' : 'a public operation names a requiredScope'}`,
+        );
+        continue;
+      }
       const operationId = (operation as Record<string, unknown>).operationId;
       operations.push({
         method: method.toUpperCase() as OperationMethod,
         path,
         operationId: typeof operationId === 'string' ? operationId : undefined,
         authenticated: extension.data.authenticated,
+        requiredScope: extension.data.requiredScope,
         lambda: extension.data.lambda,
       });
     }

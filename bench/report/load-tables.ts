@@ -4,12 +4,11 @@
  */
 import { availableParallelism } from 'node:os';
 import type { BenchOptions, CeilingOptions } from '../bench-options.ts';
-import { measuredCosts, modelCostPerMillion } from '../cost-model.ts';
 import type { CeilingResult, CeilingStep } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import type { ReportSection } from '../scenario.ts';
 import { median, percentile } from '../stats.ts';
-import { type Align, bullets, type Cell, dollars, fixed, ms, passFail, percent, table } from './markdown.ts';
+import { type Align, bullets, type Cell, fixed, ms, passFail, percent, table } from './markdown.ts';
 
 /** An operation as the report names and judges it. */
 export interface ReportedOperation {
@@ -202,91 +201,28 @@ export const ceilingTable = <Step extends CeilingStep>(
   return table(headers, rows, align);
 };
 
-export const COST_MEASUREMENT_NOTE =
-  'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
-  'included — the same operations, so the averages hold): DynamoDB requests, the capacity units DynamoDB reported ' +
-  '(`ReturnConsumedCapacity: TOTAL`), and key operations (each one is a KMS call in AWS when nothing is cached: ' +
-  'GenerateDataKey on a write, Decrypt on a read).';
-
-export const LAMBDA_DURATION_NOTE =
-  'Lambda duration is the local handler p50 measured one request at a time (a Lambda sandbox serves one request at a time, so ' +
-  'queueing behind other requests, which inflates the under-load figure, does not apply), used as a proxy: locally the table is ' +
-  'an embedded engine on another thread of the same process and the key is a local AES key, while in AWS each DynamoDB and KMS call is a network round ' +
-  'trip, and a 512 MB function has about a third of a vCPU. Duration is a small part of the total either way.';
-
-export const KMS_CACHE_NOTE =
-  'KMS calls are the key operations the server actually made. Both backends cache decrypted payloads by ciphertext digest and ' +
-  'exact encryption context (`CachingContentCipher`), so a record read again costs no second Decrypt. The local server is one ' +
-  'process that sees every request; in AWS each warm function has its own cache and sees a share of the traffic, so more reads ' +
-  'miss there: for reads the KMS column is a lower bound, and one Decrypt per returned record (see the page size) the upper.';
-
-/**
- * What each operation consumed (from the server's cost reports) and what that costs in AWS, US dollars per
- * million operations, as two Markdown tables; `totals` holds each operation's modelled total.
- */
-export const costTables = (runs: readonly FixedRateRun[], operations: readonly string[]) => {
-  const measured = measuredCosts(
-    runs.map((run) => run.costReport),
-    operations,
-    (operation) => pooled(runs, (run) => run.handlerAlone[operation]),
-  );
-  const totals: Record<string, number> = {};
-  const modelRows = measured.map((cost) => {
-    const model = modelCostPerMillion(cost);
-    totals[cost.operationId] = model.total;
-    return [
-      cost.operationId,
-      model.billedMilliseconds,
-      dollars(model.apiGateway),
-      dollars(model.lambdaRequests),
-      dollars(model.lambdaDuration),
-      dollars(model.dynamoDb),
-      dollars(model.kms),
-      `**${dollars(model.total)}**`,
-    ];
-  });
-  return {
-    measured,
-    totals,
-    measuredTable: table(
-      [
-        'Operation',
-        'Requests',
-        'DynamoDB requests / op',
-        'Read units / op',
-        'Write units / op',
-        'KMS calls / op',
-        'Handler p50 under load ms',
-        'Handler p50 alone ms',
-      ],
-      measured.map((cost) => [
-        cost.operationId,
-        cost.requests,
-        fixed(cost.storageRequestsPerOperation),
-        fixed(cost.readUnitsPerOperation),
-        fixed(cost.writeUnitsPerOperation),
-        fixed(cost.keyOperationsPerOperation),
-        ms(
-          percentile(
-            pooled(runs, (run) => run.handlerUnderLoad[cost.operationId]),
-            50,
-          ),
-        ),
-        ms(cost.handlerP50Milliseconds),
-      ]),
-    ),
-    modelTable: table(
-      ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
-      modelRows,
-    ),
-  };
-};
-
 /** A run's figures for `history.jsonl`: counts and medians instead of every sample. */
 export const rawRun = ({ costReport, handlerUnderLoad, handlerAlone, serviceTime, ...run }: FixedRateRun) => ({
   ...run,
+  // Counts only: the per-request and per-event timings stay out of history.jsonl.
   costs: Object.fromEntries(
-    Object.entries(costReport).map(([operation, { handlerMilliseconds: _, ...counts }]) => [operation, counts]),
+    Object.entries(costReport).map(
+      ([
+        operation,
+        {
+          handlerMilliseconds: _handler,
+          storageMilliseconds: _storage,
+          storageRoundTrips: _roundTrips,
+          caused: {
+            eventMilliseconds: _event,
+            eventStorageMilliseconds: _eventStorage,
+            eventStorageRoundTrips: _eventRoundTrips,
+            ...caused
+          },
+          ...counts
+        },
+      ]) => [operation, { ...counts, caused }],
+    ),
   ),
   handlerP50UnderLoad: mapValues(handlerUnderLoad, (values) => percentile(values, 50)),
   handlerP50Alone: mapValues(handlerAlone, (values) => percentile(values, 50)),

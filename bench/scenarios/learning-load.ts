@@ -7,11 +7,12 @@ import type { BenchOptions } from '../bench-options.ts';
 import { findCeiling } from '../load/ceiling-search.ts';
 import { runFixedRates } from '../load/fixed-rate-run.ts';
 import { mintOrgAdmins } from '../load/identities.ts';
-import { type LearningObservation, LearningWorkload } from '../load/learning-workload.ts';
+import { LEARNING_OPERATIONS, type LearningObservation, LearningWorkload } from '../load/learning-workload.ts';
 import { LoadSession, withSessionSetup } from '../load/load-session.ts';
 import { meanObserved } from '../load/phase-analysis.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { LEARNING_BUDGET, type LearningRun, learningLoadReport } from './learning-report.ts';
+import { priceRuns } from './scenario-costs.ts';
 
 const OBSERVATIONS: readonly LearningObservation[] = [
   'beliefsTouched',
@@ -51,6 +52,7 @@ export const learningLoadScenario: Scenario = {
         open: (warmupRate) => openSession(100, warmupRate),
         figures: () => ({}),
       });
-      return learningLoadReport(options, runs, ceiling);
+      const costs = await priceRuns(options, runs, LEARNING_OPERATIONS, 'learning', log);
+      return learningLoadReport(options, runs, ceiling, costs);
     }),
 };

@@ -1,6 +1,6 @@
 /** The learning-load scenario's figures as report sections, headline figures and method notes. */
 import type { BenchOptions } from '../bench-options.ts';
-import { PRICE_NOTES } from '../cost-model.ts';
+import type { CostBaseline } from '../cost-baseline.ts';
 import type { CeilingResult } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import {
@@ -18,13 +18,23 @@ import {
 } from '../load/learning-workload.ts';
 import type { LatencyBudget } from '../load/phase-analysis.ts';
 import {
+  beforeAfterSection,
   COST_MEASUREMENT_NOTE,
+  type CostFigures,
+  correctedTable,
+  costNotes,
+  factsTable,
+  leversTable,
+  MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
+  measuredTable,
+  mixSentence,
+  todayTable,
+} from '../report/cost-tables.ts';
+import {
   ceilingProcedure,
   ceilingTable,
   ceilingText,
-  costTables,
   cpuPerRequest,
-  LAMBDA_DURATION_NOTE,
   latencyTable,
   medianOfRuns,
   perRunSection,
@@ -34,7 +44,7 @@ import {
   runsSummary,
   totalErrors,
 } from '../report/load-tables.ts';
-import { bullets, dollars, fixed, ms, percent } from '../report/markdown.ts';
+import { dollars, fixed, ms, percent } from '../report/markdown.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
 import { median } from '../stats.ts';
 import { MINIMUM_ACHIEVED_SHARE, READ_P95_BUDGET_MS, WRITE_P95_BUDGET_MS } from './notes-budget.ts';
@@ -111,38 +121,64 @@ const ceilingSection = (options: BenchOptions, result: CeilingResult): ReportSec
   ].join('\n'),
 });
 
-const costSection = (runs: readonly LearningRun[]): { section: ReportSection; totals: Record<string, number> } => {
-  const { measured, measuredTable, modelTable, totals } = costTables(runs, LEARNING_OPERATIONS);
-  const [append, applied] = measured;
+const costSection = (
+  options: BenchOptions,
+  runs: readonly LearningRun[],
+  figures: CostFigures,
+  baselines: readonly CostBaseline[],
+): ReportSection => {
+  const [append, applied] = figures.measured;
+  const eventsOf = (cost: typeof append) =>
+    Object.values(cost?.corrected.eventsByKind ?? {}).reduce((sum, count) => sum + count, 0);
+  const beforeAfter = beforeAfterSection(
+    figures,
+    baselines,
+    'learning',
+    `Learned-memory mix at ${options.load.ratePerSecond}/s`,
+  );
   return {
-    totals,
-    section: {
-      title: 'Learned memory — cost per operation',
-      body: [
-        COST_MEASUREMENT_NOTE,
-        '',
-        measuredTable,
-        '',
-        'An append writes several items. It stores the event (encrypted: a revision item that carries the outbox entry, then its ' +
-          'head item) and folds each candidate rule the extractors draft into its belief: it reads the belief, then writes the next ' +
-          'revision and moves the head. A signal or a structured statement drafts one candidate, a message none; the first write to ' +
-          'a partition (a new session, a new agent) also enters it in the namespace directory, once per process. Measured: ' +
-          `**${fixed(append?.storageRequestsPerOperation)} DynamoDB requests, ${fixed(append?.writeUnitsPerOperation)} write units ` +
-          `and ${fixed(append?.keyOperationsPerOperation)} KMS calls per append** (${fixed(append?.readUnitsPerOperation)} read units). ` +
-          'A write unit covers 1 KB, and an encrypted item with its envelope (and, on a revision, the outbox entry) is larger, as for a ' +
-          'note; the KMS calls are a data key for each record encrypted (the event, the belief) and a Decrypt when the belief read is ' +
-          "not in the cache. The applied view reads the mature beliefs of three partitions (profile, preferences, the agent's own " +
-          "preferences) and the organisation's guardrails, and writes an audit entry the first time in a day a caller is served a " +
-          `given clamp: ${fixed(applied?.storageRequestsPerOperation)} DynamoDB requests and ${fixed(applied?.keyOperationsPerOperation)} ` +
-          'KMS calls (Decrypts of belief revisions not in the cache) per view.',
-        '',
-        'Modelled AWS cost, **US dollars per million operations**, with the same model and prices as the notes:',
-        '',
-        modelTable,
-        '',
-        bullets([...PRICE_NOTES, LAMBDA_DURATION_NOTE]),
-      ].join('\n'),
-    },
+    title: 'Learned memory — cost per operation',
+    body: [
+      COST_MEASUREMENT_NOTE,
+      '',
+      measuredTable(runs, figures),
+      '',
+      'An append writes several items. It stores the event (encrypted: a revision item that carries the outbox entry, then its ' +
+        'head item) and folds each candidate rule the extractors draft into its belief: it reads the belief, then writes the next ' +
+        'revision and moves the head. A signal or a structured statement drafts one candidate, a message none; the first write to ' +
+        'a partition (a new session, a new agent) also enters it in the namespace directory, once per process. Measured: ' +
+        `**${fixed(append?.storageRequestsPerOperation)} DynamoDB requests, ${fixed(append?.writeUnitsPerOperation)} write units ` +
+        `(and ${fixed(append?.corrected.engine.indexWriteUnits)} index write units) and ${fixed(eventsOf(append))} events per append**. ` +
+        "The applied view reads the mature beliefs of three partitions (profile, preferences, the agent's own " +
+        "preferences) and the organisation's guardrails, and writes an audit entry the first time in a day a caller is served a " +
+        `given clamp: ${fixed(applied?.storageRequestsPerOperation)} DynamoDB requests per view.`,
+      '',
+      'Modelled AWS cost, **US dollars per million operations**, everything each operation causes (corrected model), by service:',
+      '',
+      correctedTable(figures),
+      '',
+      mixSentence(
+        figures,
+        options.load.ratePerSecond,
+        `append ${share(APPEND_SHARE)} / applied view ${share(1 - APPEND_SHARE)}`,
+      ),
+      '',
+      'What the corrected figures rest on, per operation:',
+      '',
+      factsTable(figures),
+      '',
+      'What would lower it, each change priced by the corrected model from the same measurements (for the owners of ' +
+        'the logging, event and tracing set-up to weigh):',
+      '',
+      leversTable(figures),
+      '',
+      "Today's model (the work inside the request only, the local handler p50 as the duration), for comparison:",
+      '',
+      todayTable(figures),
+      ...(beforeAfter ? ['', '### Learned memory — cost per million: before / after', '', beforeAfter] : []),
+      '',
+      costNotes(),
+    ].join('\n'),
   };
 };
 
@@ -171,9 +207,10 @@ export const learningLoadReport = (
   options: BenchOptions,
   runs: readonly LearningRun[],
   ceiling: CeilingResult,
+  costs: { figures: CostFigures; baselines: readonly CostBaseline[] },
 ): ScenarioResult => {
   const { ratePerSecond } = options.load;
-  const cost = costSection(runs);
+  const { figures } = costs;
   const headline: HeadlineFigure[] = REPORTED.map((operation) => {
     const { p95 } = medianOfRuns(runs, operation.id);
     return {
@@ -195,9 +232,14 @@ export const learningLoadReport = (
       value: `${percent(median(runs.map((run) => run.serverCpuShare ?? Number.NaN)))}; ${ms(median(runs.map(cpuPerRequest)))} ms`,
     },
     ...REPORTED.map((operation) => ({
-      label: `${operation.id} modelled AWS cost`,
-      value: `${dollars(cost.totals[operation.id])} per million`,
+      label: `${operation.id} modelled AWS cost, everything counted (today's model)`,
+      value: `${dollars(figures.corrected[operation.id]?.total)} (${dollars(figures.today[operation.id]?.total)}) per million`,
     })),
+    {
+      label: `Learned-memory mix at ${ratePerSecond}/s, cost per million requests (≤ $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION})`,
+      value: dollars(figures.mix.corrected),
+      pass: figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
+    },
   );
   return {
     sections: [
@@ -210,7 +252,7 @@ export const learningLoadReport = (
           `Responses: ${responsesText((name) => run.observed[name])}; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s`,
       ),
       ceilingSection(options, ceiling),
-      cost.section,
+      costSection(options, runs, figures, costs.baselines),
     ],
     headline,
     methodNotes: methodNotes(options),

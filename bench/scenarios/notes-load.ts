@@ -10,13 +10,14 @@ import type { BenchOptions } from '../bench-options.ts';
 import { findCeiling } from '../load/ceiling-search.ts';
 import { formatShare, runFixedRates } from '../load/fixed-rate-run.ts';
 import { LoadSession, type MeasuredPhase, type SessionSetup, withSessionSetup } from '../load/load-session.ts';
-import { LISTED_ITEMS, NotesWorkload } from '../load/notes-workload.ts';
+import { LISTED_ITEMS, NOTE_OPERATIONS, NotesWorkload } from '../load/notes-workload.ts';
 import { meanObserved } from '../load/phase-analysis.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { cpuProfilesIn, type ServerStartOptions } from '../server-process.ts';
 import { analyseCpuProfile } from '../server-profile.ts';
 import { NOTES_BUDGET } from './notes-budget.ts';
 import { type LoadRun, notesLoadReport, type ProfileResult } from './notes-report.ts';
+import { priceRuns } from './scenario-costs.ts';
 
 const openSession = (
   setup: SessionSetup,
@@ -104,6 +105,7 @@ export const notesLoadScenario: Scenario = {
         log(`  the profiled run failed: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       });
-      return notesLoadReport(options, runs, ceiling, profile);
+      const costs = await priceRuns(options, runs, NOTE_OPERATIONS, 'notes', log);
+      return notesLoadReport(options, runs, ceiling, profile, costs);
     }),
 };

@@ -1,20 +1,29 @@
 /** The notes-load scenario's figures as report sections and headline figures. */
 import { availableParallelism } from 'node:os';
 import type { BenchOptions } from '../bench-options.ts';
-import { PRICE_NOTES } from '../cost-model.ts';
+import type { CostBaseline } from '../cost-baseline.ts';
 import type { CeilingResult, CeilingStep } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import { NOTE_OPERATIONS, type NoteOperation, OPERATION_KIND, OPERATION_LABELS } from '../load/notes-workload.ts';
 import type { PhaseAnalysis } from '../load/phase-analysis.ts';
 import {
+  beforeAfterSection,
   COST_MEASUREMENT_NOTE,
+  type CostFigures,
+  correctedTable,
+  costNotes,
+  factsTable,
+  leversTable,
+  MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
+  measuredTable,
+  mixSentence,
+  todayTable,
+} from '../report/cost-tables.ts';
+import {
   ceilingProcedure,
   ceilingTable,
   ceilingText,
-  costTables,
   cpuPerRequest,
-  KMS_CACHE_NOTE,
-  LAMBDA_DURATION_NOTE,
   latencyTable,
   medianOfRuns,
   perRunSection,
@@ -25,7 +34,7 @@ import {
   runsSummary,
   totalErrors,
 } from '../report/load-tables.ts';
-import { bullets, dollars, fixed, ms, percent, table } from '../report/markdown.ts';
+import { dollars, fixed, ms, percent, table } from '../report/markdown.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
 import { COMPONENTS, type Component, type CpuBreakdown } from '../server-profile.ts';
 import { median, percentile } from '../stats.ts';
@@ -178,29 +187,49 @@ const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult |
   return { title: 'Where the time goes', body: parts.join('\n') };
 };
 
-const costSection = (runs: readonly LoadRun[]): { section: ReportSection; totals: Record<string, number> } => {
-  const { measuredTable, modelTable, totals } = costTables(runs, NOTE_OPERATIONS);
+const costSection = (
+  options: BenchOptions,
+  runs: readonly LoadRun[],
+  figures: CostFigures,
+  baselines: readonly CostBaseline[],
+): ReportSection => {
+  const { mix } = options.workload;
+  const beforeAfter = beforeAfterSection(figures, baselines, 'notes', `Notes mix at ${options.load.ratePerSecond}/s`);
   return {
-    totals,
-    section: {
-      title: 'Cost per operation',
-      body: [
-        COST_MEASUREMENT_NOTE,
-        '',
-        measuredTable,
-        '',
-        'Modelled AWS cost, **US dollars per million operations**:',
-        '',
-        modelTable,
-        '',
-        bullets([
-          ...PRICE_NOTES,
-          LAMBDA_DURATION_NOTE,
-          KMS_CACHE_NOTE,
-          'List costs depend on page contents: the read units and Decrypt calls scale with the notes returned (see the per-run list page size).',
-        ]),
-      ].join('\n'),
-    },
+    title: 'Cost per operation',
+    body: [
+      COST_MEASUREMENT_NOTE,
+      '',
+      measuredTable(runs, figures),
+      '',
+      'Modelled AWS cost, **US dollars per million operations**, everything each operation causes (corrected model), by service:',
+      '',
+      correctedTable(figures),
+      '',
+      mixSentence(
+        figures,
+        options.load.ratePerSecond,
+        `create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%`,
+      ),
+      '',
+      'What the corrected figures rest on, per operation:',
+      '',
+      factsTable(figures),
+      '',
+      'What would lower it, each change priced by the corrected model from the same measurements (for the owners of ' +
+        'the logging, event and tracing set-up to weigh):',
+      '',
+      leversTable(figures),
+      '',
+      "Today's model (the work inside the request only, the local handler p50 as the duration), for comparison:",
+      '',
+      todayTable(figures),
+      ...(beforeAfter ? ['', '### Cost per million: before / after', '', beforeAfter] : []),
+      '',
+      costNotes([
+        'List costs depend on page contents: the read units and the decryptions scale with the notes returned (see the per-run list page size).',
+      ]),
+    ].join('\n'),
   };
 };
 
@@ -272,8 +301,9 @@ export const notesLoadReport = (
   runs: readonly LoadRun[],
   ceiling: CeilingResult<NotesCeilingStep>,
   profile: ProfileResult | undefined,
+  costs: { figures: CostFigures; baselines: readonly CostBaseline[] },
 ): ScenarioResult => {
-  const cost = costSection(runs);
+  const { figures } = costs;
   const headline: HeadlineFigure[] = NOTE_OPERATIONS.map((operation) => {
     const { p95 } = medianOfRuns(runs, operation);
     return {
@@ -303,7 +333,15 @@ export const notesLoadReport = (
     value: `${ms(median(runs.map(cpuPerRequest)))} ms`,
   });
   for (const operation of NOTE_OPERATIONS)
-    headline.push({ label: `${operation} modelled AWS cost`, value: `${dollars(cost.totals[operation])} per million` });
+    headline.push({
+      label: `${operation} modelled AWS cost, everything counted (today's model)`,
+      value: `${dollars(figures.corrected[operation]?.total)} (${dollars(figures.today[operation]?.total)}) per million`,
+    });
+  headline.push({
+    label: `Notes mix at ${options.load.ratePerSecond}/s, cost per million requests (≤ $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION})`,
+    value: dollars(figures.mix.corrected),
+    pass: figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
+  });
 
   return {
     sections: [
@@ -321,7 +359,7 @@ export const notesLoadReport = (
       ),
       ceilingSection(options, ceiling, runs),
       whereTimeGoesSection(runs, profile),
-      cost.section,
+      costSection(options, runs, figures, costs.baselines),
     ],
     headline,
     methodNotes: methodNotes(options),

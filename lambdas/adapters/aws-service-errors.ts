@@ -29,3 +29,11 @@ export const dependencyUnavailable = (cause: unknown): ServiceUnavailableError =
  */
 export const translateAwsError = (error: unknown): unknown =>
   isRetryableAwsError(error) ? dependencyUnavailable(error) : error;
+
+/**
+ * DynamoDB's refusal of a query's ExclusiveStartKey: malformed, or outside the range the key condition reads
+ * ("The provided starting key is invalid…", "…is outside query boundaries…", "…does not match the range key
+ * predicate"; dynalite words them the same). The start key is always a caller's cursor.
+ */
+export const isStartKeyRefusal = (error: unknown): error is Error =>
+  error instanceof Error && error.name === 'ValidationException' && /\bstart(ing)? key\b/i.test(error.message);

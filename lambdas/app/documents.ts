@@ -43,7 +43,10 @@ export const defaultConfigDocument = (service: ServiceTables = SERVICE) => {
 export const deploymentDocument = (service: ServiceTables = SERVICE): DeploymentDocument => ({
   version: 1,
   recordKinds: [...service.kinds].map(describeRecordKind),
-  consumers: service.consumers,
+  consumers: service.consumers.map(({ handles = () => true, ...consumer }) => ({
+    ...consumer,
+    recordKinds: [...service.kinds].filter(handles).map((kind) => kind.name),
+  })),
   workflows: service.workflows.map((workflow) => workflow.name),
   config: service.configuration.layout,
 });

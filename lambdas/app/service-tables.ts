@@ -14,6 +14,7 @@ import {
   workflowsOf,
 } from '../composition/module-tables.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
+import { keepsHeadOf } from '../kernel/events/head-projection.consumer.ts';
 import { recordEventContract } from '../kernel/events/record-event.schema.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import { CAPABILITIES } from './capabilities.ts';
@@ -30,6 +31,7 @@ export const serviceTables = <const Modules extends readonly AnyCapabilityModule
       entry: EVENT_BACKBONE_ENTRY,
       handler: 'projectHead',
       description: 'Projects record events onto the head items',
+      handles: keepsHeadOf,
     },
     ...consumersOf(ordered),
   ];

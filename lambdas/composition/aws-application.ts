@@ -6,13 +6,15 @@ import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
 import { SsmConfigProvider, type SsmParameterClient } from '../adapters/config/ssm-config-provider.ts';
 import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
-import { kmsKeys } from '../adapters/crypto/kms-keys.ts';
-import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
 import {
-  type LambdaHandler,
-  type LambdaObservability,
-  lambdaObservability,
-} from '../adapters/observability/powertools.ts';
+  BRANCH_KEY_CACHE_SECONDS,
+  HierarchicalKeys,
+  perRecordKmsKeyring,
+} from '../adapters/crypto/hierarchical-keys.ts';
+import { DynamoDbClientQuotaLedger } from '../adapters/dynamodb/dynamodb-client-quota-ledger.ts';
+import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
+import { MemoryTableClient } from '../adapters/dynamodb/memory-table-client.ts';
+import { type LambdaHandler, lambdaObservability } from '../adapters/observability/powertools.ts';
 import deploymentJson from '../generated/deployment.json' with { type: 'json' };
 import type { ApiHandler } from '../http/http-operation.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
@@ -41,7 +43,18 @@ export const AwsEnvironment = z
     MEMORY_HUB_STAGE: z.string().regex(/^[a-z0-9-]{1,32}$/),
     MEMORY_HUB_TABLE_NAME: z.string().min(3),
     MEMORY_HUB_KEY_ARN: z.string().startsWith('arn:'),
-    /** The SSM parameter holding the configuration document, `/memory-hub/{stage}/config`. */
+    /** The branch key store's table (one branch key per scope, wrapped by the key above). */
+    MEMORY_HUB_BRANCH_KEY_TABLE_NAME: z.string().min(3),
+    /** The key store's logical name, bound into every branch key's encryption context. */
+    MEMORY_HUB_BRANCH_KEY_STORE_NAME: z.string().regex(/^[A-Za-z0-9_.-]{1,255}$/),
+    /** Seconds a branch key is used from memory before KMS unwraps it again (BRANCH_KEY_CACHE_SECONDS.default). */
+    MEMORY_HUB_BRANCH_KEY_CACHE_SECONDS: z
+      .string()
+      .regex(/^\d{1,5}$/)
+      .transform(Number)
+      .pipe(z.number().int().min(BRANCH_KEY_CACHE_SECONDS.min).max(BRANCH_KEY_CACHE_SECONDS.max))
+      .optional(),
+    /** The SSM parameter holding the operator's configuration overrides, `/memory-hub/{stage}/config`. */
     MEMORY_HUB_CONFIG_PARAMETER: z.string().regex(/^\/[A-Za-z0-9_./-]{1,1010}$/),
     /** Set for the functions that publish events (the outbox relay, the workflow steps). */
     MEMORY_HUB_EVENT_BUS_NAME: z.string().min(1).optional(),
@@ -64,20 +77,17 @@ export const AwsEnvironment = z
   );
 export type AwsEnvironment = z.infer<typeof AwsEnvironment>;
 
-/** Makes an AWS SDK client's calls part of the function's trace. */
-export type Traced = LambdaObservability['traced'];
-
 /** The AWS adapters only some functions need, passed by their entries so the others' bundles never carry them. */
 export interface AwsApplicationOptions {
   /** The bus the relay and the workflow steps publish to (EventBridge); without it events stay in the outbox. */
-  readonly publisher?: (environment: AwsEnvironment, traced: Traced) => EventPublisher;
+  readonly publisher?: (environment: AwsEnvironment) => EventPublisher;
   /** Starts workflow executions (Step Functions); without it no workflow can be started from this function. */
-  readonly workflowStarter?: (environment: AwsEnvironment, traced: Traced) => WorkflowStarter;
+  readonly workflowStarter?: (environment: AwsEnvironment) => WorkflowStarter;
   /** Reads the configuration parameter; an `SSMClient` unless a test passes its own. */
   readonly ssm?: SsmParameterClient;
 }
 
-/** One function's part of the service, and the Lambda handlers made from it (traced, logged, metrics flushed). */
+/** One function's part of the service, and the Lambda handlers made from it (logged, metrics flushed). */
 export interface AwsApplication {
   readonly service: ComposedService;
   /** The API handler of one of the modules' operations, by export name. */
@@ -93,10 +103,12 @@ const deployment = DeploymentDocument.parse(deploymentJson);
 
 /**
  * AWS mode, for one function: the kernel and the modules it serves (with those they require), on DynamoDB
- * and the Encryption SDK over a KMS keyring on the tenant's customer-managed key. The deployment's other
+ * and the Encryption SDK over the KMS hierarchical keyring (branch keys wrapped by the tenant's customer-managed
+ * key). The deployment's other
  * record kinds and settings come from the generated deployment document, so the service's own jobs meet every
- * kind and the configuration is checked whole. The configuration is read from SSM before anything else, so a
- * missing or invalid parameter fails the init.
+ * kind and the configuration is checked whole. Init makes no AWS call: the configuration is the defaults deployed
+ * with the function until the first invocation reads the operator's overrides from SSM (`SsmConfigProvider`);
+ * every invocation, API operation or not, refreshes it before its work.
  */
 export const awsApplication = async (
   variables: Readonly<Record<string, string | undefined>>,
@@ -105,25 +117,41 @@ export const awsApplication = async (
 ): Promise<AwsApplication> => {
   const environment = AwsEnvironment.parse(variables);
   const served = withRequiredModules(modules);
-  const { log, metrics, traced, instrument } = lambdaObservability(environment.MEMORY_HUB_STAGE);
+  const { log, metrics, instrument } = lambdaObservability(environment.MEMORY_HUB_STAGE);
   const configuration = composeConfiguration(serviceConfigSectionsOf(served), {
     foreign: deployment.config,
   });
-  const config: ConfigProvider = await SsmConfigProvider.load({
+  // No call at init: the deployed defaults until the first invocation reads the operator's overrides.
+  const config: ConfigProvider = SsmConfigProvider.create({
     parameterName: environment.MEMORY_HUB_CONFIG_PARAMETER,
-    client: options.ssm ?? traced(new SSMClient({ ...AWS_CLIENT_DEFAULTS })),
+    client: options.ssm ?? new SSMClient({ ...AWS_CLIENT_DEFAULTS }),
     metrics,
     log,
     configuration,
   });
-  const client = traced(new DynamoDBClient({ ...AWS_CLIENT_DEFAULTS }));
-  const cipher = new CachingContentCipher({
-    inner: new EncryptionSdkCipher({
-      ...kmsKeys({ keyArn: environment.MEMORY_HUB_KEY_ARN, client: traced }),
-      metrics,
+  const client = new DynamoDBClient({ ...AWS_CLIENT_DEFAULTS });
+  // A branch key per scope from the key store, wrapped by the tenant's key; records written before it was
+  // introduced are still opened with their own KMS data key.
+  const keys = new HierarchicalKeys({
+    keyArn: environment.MEMORY_HUB_KEY_ARN,
+    keyStore: {
+      tableName: environment.MEMORY_HUB_BRANCH_KEY_TABLE_NAME,
+      logicalName: environment.MEMORY_HUB_BRANCH_KEY_STORE_NAME,
+      client,
+    },
+    ...(environment.MEMORY_HUB_BRANCH_KEY_CACHE_SECONDS && {
+      cacheSeconds: environment.MEMORY_HUB_BRANCH_KEY_CACHE_SECONDS,
     }),
+    legacy: perRecordKmsKeyring,
+    metrics,
+  });
+  const cipher = new CachingContentCipher({
+    inner: new EncryptionSdkCipher({ keys }),
+    maxAgeSeconds: keys.cacheSeconds,
   });
   const clock = systemClock;
+  // One client of the memory table for every adapter, the client quota ledger's too.
+  const table = new MemoryTableClient({ client, tableName: environment.MEMORY_HUB_TABLE_NAME, metrics });
   const service = composeService(
     {
       config,
@@ -132,15 +160,16 @@ export const awsApplication = async (
       clock,
       ids: createUlidGenerator(),
       kinds: RecordKinds.described(deployment.recordKinds, recordKindsOf(served)),
-      ...dynamoDbPorts({ client, tableName: environment.MEMORY_HUB_TABLE_NAME, cipher, clock, metrics, config }),
+      ...dynamoDbPorts({ table, cipher, clock, metrics, config }),
+      clientQuota: new DynamoDbClientQuotaLedger({ table }),
       // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
       publisher: () =>
         options.publisher && environment.MEMORY_HUB_EVENT_BUS_NAME
-          ? options.publisher(environment, traced)
+          ? options.publisher(environment)
           : // A function not wired to the bus publishes nothing; its events stay in the outbox for the relay.
             { publish: async (events) => ({ failed: events }) },
       workflowStarter: () =>
-        options.workflowStarter?.(environment, traced) ?? {
+        options.workflowStarter?.(environment) ?? {
           start: async () => {
             throw new NotFoundError();
           },
@@ -159,13 +188,21 @@ export const awsApplication = async (
     consumerHandler: (name) => {
       const consumer = service.system.consumers[name];
       if (!consumer) throw new Error(`No module of this function has the consumer ${name}`);
-      return instrument(consumerHandler(consumer));
+      return instrument(withConfig(config, consumerHandler(consumer)));
     },
-    relayOutboxStream: instrument(relayOutboxStreamHandler(service.system.relay)),
-    sweepOutbox: instrument(sweepOutboxHandler(service.system.relay)),
-    runWorkflowStep: instrument(runWorkflowStepHandler(service.system.workflowSteps)),
+    relayOutboxStream: instrument(withConfig(config, relayOutboxStreamHandler(service.system.relay))),
+    sweepOutbox: instrument(withConfig(config, sweepOutboxHandler(service.system.relay))),
+    runWorkflowStep: instrument(withConfig(config, runWorkflowStepHandler(service.system.workflowSteps))),
   };
 };
+
+/** What the API's middleware does before an operation, for the functions behind streams, rules and state machines. */
+const withConfig =
+  <Event, Result>(config: ConfigProvider, handler: (event: Event) => Promise<Result>) =>
+  async (event: Event): Promise<Result> => {
+    await config.refresh();
+    return handler(event);
+  };
 
 const safeJson = (value: string): unknown => {
   try {

@@ -5,7 +5,7 @@ import { EventBridgePublisher } from '../adapters/events/eventbridge-publisher.t
 import { StepFunctionsStarter } from '../adapters/workflows/step-functions-starter.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
-import type { AwsEnvironment, Traced } from './aws-application.ts';
+import type { AwsEnvironment } from './aws-application.ts';
 
 /*
  * The AWS adapters only some functions need: an entry that publishes or starts workflows passes these to
@@ -13,15 +13,15 @@ import type { AwsEnvironment, Traced } from './aws-application.ts';
  */
 
 /** The event bus of the deployment (`MEMORY_HUB_EVENT_BUS_NAME`, which a function that publishes must be told). */
-export const eventBridgePublisher = (environment: AwsEnvironment, traced: Traced): EventPublisher => {
+export const eventBridgePublisher = (environment: AwsEnvironment): EventPublisher => {
   const busName = environment.MEMORY_HUB_EVENT_BUS_NAME;
   if (busName === undefined) throw new Error('MEMORY_HUB_EVENT_BUS_NAME is not set: there is no bus to publish to');
-  return new EventBridgePublisher({ client: traced(new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS })), busName });
+  return new EventBridgePublisher({ client: new EventBridgeClient({ ...AWS_CLIENT_DEFAULTS }), busName });
 };
 
 /** The workflows' state machines (`MEMORY_HUB_STATE_MACHINES`). */
-export const stepFunctionsStarter = (environment: AwsEnvironment, traced: Traced): WorkflowStarter =>
+export const stepFunctionsStarter = (environment: AwsEnvironment): WorkflowStarter =>
   new StepFunctionsStarter({
-    client: traced(new SFNClient({ ...AWS_CLIENT_DEFAULTS })),
+    client: new SFNClient({ ...AWS_CLIENT_DEFAULTS }),
     stateMachines: environment.MEMORY_HUB_STATE_MACHINES,
   });

@@ -16,6 +16,11 @@ export interface ConsumerDeclaration {
   /** The export of that entry: one function's handler. */
   readonly handler: string;
   readonly description: string;
+  /**
+   * Whether the consumer acts on events of a kind: the same test its `consume` makes, so the rule on the bus
+   * leaves the other kinds out and the function is never invoked for them. @default every kind
+   */
+  readonly handles?: (kind: RecordKind) => boolean;
 }
 
 /** What a module's `build` is given: the kernel, the HTTP context its handlers run in, and what it requires. */

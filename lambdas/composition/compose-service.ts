@@ -1,3 +1,4 @@
+import { ClientThrottle } from '../http/client-throttle.ts';
 import { errorStatusTable, KERNEL_ERROR_STATUSES } from '../http/error-responses.ts';
 import type { ApiHandler, HttpContext } from '../http/http-operation.ts';
 import type { Operation } from '../http/operation.ts';
@@ -8,6 +9,7 @@ import { HeadProjectionConsumer } from '../kernel/events/head-projection.consume
 import { OutboxRelay } from '../kernel/events/outbox-relay.ts';
 import { Reconciler } from '../kernel/events/reconciler.ts';
 import { assembleKernel, type Kernel, type KernelPorts } from '../kernel/kernel.ts';
+import type { ClientQuotaLedger } from '../kernel/quota/client-quota-ledger.port.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
 import { WorkflowStepExecutor } from '../kernel/workflows/workflow-step-executor.ts';
 import type { AnyCapabilityModule, CapabilityModule, ModuleRuntime } from './capability-module.ts';
@@ -21,6 +23,8 @@ export interface ServicePorts extends KernelPorts {
   readonly workflowStarter: (executor: WorkflowStepExecutor) => WorkflowStarter;
   /** Every workflow of the deployment, by name: what the admin operations may start. */
   readonly workflowNames: readonly string[];
+  /** The count every execution environment leases its app clients' requests from (the per-client throttle). */
+  readonly clientQuota: ClientQuotaLedger;
 }
 
 /** The service's own machinery, driven by streams, schedules and the bus rather than by callers. */
@@ -69,6 +73,7 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
     metrics: ports.metrics,
     log: ports.log,
     statuses: errorStatusTable(KERNEL_ERROR_STATUSES, ...ordered.map((module) => module.errorStatuses ?? {})),
+    throttle: new ClientThrottle({ clock: ports.clock, ledger: ports.clientQuota }),
   };
   const built = new Map<AnyCapabilityModule, ModuleRuntime<unknown>>();
   for (const module of ordered) {

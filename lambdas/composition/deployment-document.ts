@@ -14,7 +14,14 @@ export const DeploymentDocument = z
     consumers: z
       .array(
         z
-          .object({ name: z.string(), entry: z.string(), handler: z.string(), description: z.string() })
+          .object({
+            name: z.string(),
+            entry: z.string(),
+            handler: z.string(),
+            description: z.string(),
+            /** The kinds whose events it acts on (its declaration's `handles`): its rule leaves the others out. */
+            recordKinds: z.array(z.string()).readonly(),
+          })
           .strict()
           .readonly(),
       )

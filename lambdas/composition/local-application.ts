@@ -1,7 +1,8 @@
 import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
 import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
-import { loadOrCreateLocalKey, localKeyring } from '../adapters/crypto/local-key-file.ts';
+import { localHierarchicalKeys } from '../adapters/crypto/local-hierarchical-keys.ts';
 import { type LocalDynamoDbEngine, localDynamoDbClient } from '../adapters/dynamodb/dynamodb-client.ts';
+import { DynamoDbClientQuotaLedger } from '../adapters/dynamodb/dynamodb-client-quota-ledger.ts';
 import { DynamoDbDeadLetterQueue } from '../adapters/dynamodb/dynamodb-dead-letter-queue.ts';
 import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
 import { ensureMemoryTable } from '../adapters/dynamodb/memory-table.ts';
@@ -27,6 +28,10 @@ export interface LocalApplicationOptions {
   dynamoDb: LocalDynamoDbEngine;
   tableName: string;
   keyFile: string;
+  /** The branch key store's table on the same engine. @default `{tableName}-branch-keys` */
+  keyStoreTableName?: string;
+  /** Seconds a branch key is used from memory before the local KMS unwraps it again. @default BRANCH_KEY_CACHE_SECONDS.default */
+  branchKeyCacheSeconds?: number;
   config: ConfigProvider;
   /** Every module local mode serves: the whole service. */
   modules: readonly AnyCapabilityModule[];
@@ -53,8 +58,9 @@ export interface LocalApplication extends ComposedService {
 
 /**
  * Local mode: every module on the same DynamoDB adapters against the embedded engine, the same Encryption
- * SDK over a raw AES key from a local file, an in-process bus with dead letters kept in the table, and a
- * workflow runner executing the same step lists as the state machines. Creates the table and the key on first use.
+ * SDK and hierarchical keyring (branch keys in a key store table on the engine, KMS played in process over a
+ * local key file), an in-process bus with dead letters kept in the table, and a workflow runner executing the
+ * same step lists as the state machines. Creates the tables and the key file on first use.
  */
 export const localApplication = async (options: LocalApplicationOptions): Promise<LocalApplication> => {
   const clock = options.clock ?? systemClock;
@@ -62,11 +68,19 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
   const client = localDynamoDbClient(options.dynamoDb);
   const tableName = options.tableName;
   await ensureMemoryTable(client, tableName);
+  const keys = await localHierarchicalKeys({
+    client,
+    keyStoreTableName: options.keyStoreTableName ?? `${tableName}-branch-keys`,
+    keyFile: options.keyFile,
+    cacheSeconds: options.branchKeyCacheSeconds,
+    metrics,
+  });
   const cipher = new CachingContentCipher({
-    inner: new EncryptionSdkCipher({ keys: localKeyring(await loadOrCreateLocalKey(options.keyFile)), metrics }),
+    inner: new EncryptionSdkCipher({ keys }),
+    maxAgeSeconds: keys.cacheSeconds,
   });
   const commitListeners: ((entry: OutboxEntry) => void)[] = [];
-  // One client of the table for every adapter, the dead letters' too.
+  // One client of the table for every adapter, the dead letters' and the client quota ledger's too.
   const table = new MemoryTableClient({ client, tableName, metrics });
   const storage = dynamoDbPorts({
     table,
@@ -91,6 +105,8 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
       ids: createUlidGenerator(),
       kinds: RecordKinds.of(recordKindsOf(modules)),
       ...storage,
+      // One process is one environment, so locally each client's bound is exact.
+      clientQuota: new DynamoDbClientQuotaLedger({ table }),
       publisher: (consumers) => {
         bus = new LocalEventBus({ consumers, deadLetters, metrics });
         return bus;

@@ -23,6 +23,8 @@ export interface OperationInput<O extends Operation> {
   readonly body: z.infer<O['body']>;
   readonly ifMatch: string | undefined;
   readonly idempotency: IdempotencyRequest | undefined;
+  /** A listing's identity, which the cursors it issues are bound to; absent for an operation that is no listing. */
+  readonly listing?: string | undefined;
 }
 
 /** The event once the middleware chain has authenticated and validated it. */

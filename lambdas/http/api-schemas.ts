@@ -3,9 +3,20 @@ import * as z from 'zod';
 /** Names the caller may use inside its own space: agents, projects. No separators, no traversal. */
 export const SafeName = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 characters of A-Z, a-z, 0-9, _ or -');
 
-export const RecordId = z.string().max(64);
+/**
+ * A record's id in a path: the ids the service issues (ULIDs) and nothing that API Gateway's decoding could turn
+ * into path structure (`%`, `/`, `?`, `#`), so a path means the same record locally and in AWS. Anything else
+ * names no record: 404, like any absent one.
+ */
+export const RecordId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
-export const Cursor = z.string().min(1).max(1024);
+export const Cursor = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe(
+    'Opaque: the `nextCursor` of the page before, valid only with the request that got it (the same path, filters and caller; `limit` may change)',
+  );
 
 export const PageSize = z.coerce
   .number({ error: 'limit must be a whole number' })

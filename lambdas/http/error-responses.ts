@@ -1,7 +1,9 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { DomainError, ServiceUnavailableError, ValidationFailedError } from '../kernel/errors/domain-error.ts';
+import { InsufficientScopeError } from '../kernel/identity/identity.errors.ts';
 import { SensitiveContentRefusedError } from '../kernel/protection/protection.errors.ts';
 import { ExpectedRevisionRequiredError, RevisionMismatchError } from '../kernel/records/record.errors.ts';
+import { ClientThrottledError } from './client-throttle.ts';
 import { etagOf } from './entity-tags.ts';
 import { jsonResponse } from './responses.ts';
 
@@ -13,9 +15,17 @@ export const KERNEL_ERROR_STATUSES: ErrorStatuses = {
   not_found: 404,
   'auth.unauthenticated': 401,
   'auth.forbidden': 403,
+  'auth.insufficient_scope': 403,
   'validation.failed': 422,
   'validation.invalid_cursor': 422,
-  'request.invalid_json': 422,
+  // RFC 9110: malformed syntax is the client's error (400); well-formed JSON that fails validation is 422.
+  'request.invalid_json': 400,
+  'request.malformed_target': 400,
+  'request.malformed': 400,
+  // Answered by the local server for a connection, before any route is known (API Gateway has its own).
+  'request.timeout': 408,
+  'request.header_fields_too_large': 431,
+  'request.if_match_wildcard': 428,
   'request.payload_too_large': 413,
   'request.unsupported_media_type': 415,
   'request.method_not_allowed': 405,
@@ -24,6 +34,7 @@ export const KERNEL_ERROR_STATUSES: ErrorStatuses = {
   'record.precondition_failed': 412,
   'record.precondition_required': 428,
   'service.unavailable': 503,
+  'request.throttled': 429,
   'workflow.unknown_step': 404,
   'workflow.transient_step_failure': 503,
   'protection.sensitive_content': 422,
@@ -59,8 +70,12 @@ export const errorResponse = (
   const headers: Record<string, string> = {};
   if (error instanceof RevisionMismatchError && error.currentRevision !== undefined)
     headers.ETag = etagOf(error.recordId, error.currentRevision);
-  if (error instanceof ServiceUnavailableError) headers['Retry-After'] = String(error.retryAfterSeconds);
+  if (error instanceof ServiceUnavailableError || error instanceof ClientThrottledError)
+    headers['Retry-After'] = String(error.retryAfterSeconds);
   if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  // RFC 6750 §3.1: tell the client which scope its token lacks.
+  if (error instanceof InsufficientScopeError)
+    headers['WWW-Authenticate'] = `Bearer error="insufficient_scope", scope="${error.requiredScope}"`;
   if (status >= 500 && !(error instanceof ServiceUnavailableError)) {
     return jsonResponse(500, { error: { code: 'internal', message: 'Internal error', requestId } });
   }
@@ -77,7 +92,7 @@ const httpMessageOf = (error: unknown): string | undefined => {
   if (error instanceof RevisionMismatchError)
     return error.currentRevision === undefined
       ? 'The record does not exist, so no ETag matches; send the request without If-Match to create it'
-      : 'The record has changed since the given ETag; read it again and retry';
+      : 'If-Match names no current revision: the record has changed since, or the tag is not its ETag (tags compare strongly, so a weak W/ tag never matches); read it again and retry';
   if (error instanceof ExpectedRevisionRequiredError)
     return 'This request must carry an If-Match header with the ETag of the revision it changes';
   return undefined;

@@ -4,8 +4,10 @@ import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
 import type { Log } from '../kernel/observability/log.port.ts';
 import type { Metrics } from '../kernel/observability/metrics.port.ts';
 import type { ApiEvent, ApiResult, OperationEvent } from './api-event.ts';
+import type { ClientThrottle } from './client-throttle.ts';
 import type { ErrorStatuses } from './error-responses.ts';
 import { authenticatedScope } from './middleware/authenticated-scope.ts';
+import { clientThrottle } from './middleware/client-throttle.ts';
 import { configRefresh } from './middleware/config-refresh.ts';
 import { httpErrors } from './middleware/http-errors.ts';
 import { validatedRequest } from './middleware/validated-request.ts';
@@ -20,11 +22,14 @@ export interface HttpContext {
   readonly metrics: Metrics;
   readonly log: Log;
   readonly statuses: ErrorStatuses;
+  /** Each app client's bound, spent from quota this environment leases; shared by every operation it serves. */
+  readonly throttle: ClientThrottle;
 }
 
 /**
  * The middleware chain every operation runs, Lambda and local server alike: errors mapped last, the
- * configuration refreshed first (a no-op within its TTL), then identity from verified claims, then validation.
+ * configuration refreshed first (a no-op within its TTL), then identity from verified claims, then the app
+ * client's bound, then validation.
  * Handlers attach with `.handler(async ({ scope, input }) => …)` and see the event as the chain leaves it;
  * callers invoke them with the raw API Gateway event.
  */
@@ -33,6 +38,7 @@ export const httpOperation = <O extends Operation>(operation: O, http: HttpConte
     .use(httpErrors(http))
     .use(configRefresh(http.config))
     .use(authenticatedScope(operation))
+    .use(clientThrottle(operation, http))
     .use(validatedRequest(operation, http.config));
   return {
     handler: (handle: (event: OperationEvent<O>) => Promise<ApiResult>): ApiHandler =>

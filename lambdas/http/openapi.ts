@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { responsesImpliedBy } from './common-responses.ts';
 import { NoBody, type Operation, type RouteVariant } from './operation.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -26,7 +27,8 @@ export const buildOpenApiDocument = (operations: readonly Operation[]): Record<s
         operationId: route.operationId,
         summary: operation.summary,
         tags: [operation.tag],
-        security: operation.authenticated ? [{ bearer: [] }] : [],
+        // The scope the route requires (OpenAPI 3.1 lets a bearer requirement list it; CDK reads x-memory-hub).
+        security: operation.authenticated ? [{ bearer: [operation.requiredScope] }] : [],
         parameters: parametersOf(operation, route, schemaOf),
         ...(operation.body !== NoBody && {
           requestBody: {
@@ -35,20 +37,26 @@ export const buildOpenApiDocument = (operations: readonly Operation[]): Record<s
           },
         }),
         responses: Object.fromEntries(
-          Object.entries(operation.responses).map(([status, response]) => [
-            status,
-            {
-              description: response.description,
-              ...(response.headers && {
-                headers: Object.fromEntries(response.headers.map((name) => [name, { schema: { type: 'string' } }])),
-              }),
-              ...(response.schema && {
-                content: { 'application/json': { schema: schemaOf(response.schema, 'output') } },
-              }),
-            },
-          ]),
+          Object.entries({ ...responsesImpliedBy(operation, route), ...operation.responses }).map(
+            ([status, response]) => [
+              status,
+              {
+                description: response.description,
+                ...(response.headers && {
+                  headers: Object.fromEntries(response.headers.map((name) => [name, { schema: { type: 'string' } }])),
+                }),
+                ...(response.schema && {
+                  content: { 'application/json': { schema: schemaOf(response.schema, 'output') } },
+                }),
+              },
+            ],
+          ),
         ),
-        'x-memory-hub': { authenticated: operation.authenticated, lambda: operation.lambda },
+        'x-memory-hub': {
+          authenticated: operation.authenticated,
+          ...(operation.authenticated && { requiredScope: operation.requiredScope }),
+          lambda: operation.lambda,
+        },
       };
     }
   }
@@ -62,7 +70,15 @@ export const buildOpenApiDocument = (operations: readonly Operation[]): Record<s
     },
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A Cognito access token (locally: `npm run token`). Each operation lists the one OAuth scope its client must hold: memory-hub/memory.read, memory-hub/memory.write or memory-hub/memory.admin.',
+        },
+      },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
@@ -97,6 +113,8 @@ const parametersOf = (
       name: 'If-Match',
       in: 'header',
       required: operation.requiresIfMatch === true,
+      description:
+        'The ETag of the revision the change is computed from. Compared strongly (RFC 9110 §13.1.1): a weak `W/` tag or another letter case never matches (412); `*` is refused (428)',
       schema: { type: 'string' },
     });
   if (operation.idempotent) {

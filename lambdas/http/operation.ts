@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { MemoryHubScope } from '../kernel/identity/oauth-scopes.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -20,18 +21,28 @@ export interface ResponseSpec {
 }
 
 /**
+ * Who may call an operation: anyone (`authenticated: false`), or a verified token whose client holds
+ * `requiredScope` — enforced by API Gateway's route `authorizationScopes` in AWS and by the middleware in
+ * both modes, and listed as the operation's security requirement in the OpenAPI document.
+ */
+export type OperationAccess =
+  | { readonly authenticated: true; readonly requiredScope: MemoryHubScope }
+  | { readonly authenticated: false; readonly requiredScope?: undefined };
+
+/**
  * One API operation: the single source for request validation (Lambda and local server alike), the OpenAPI
  * document, and the CDK routes and functions (which read the generated document).
  */
-export interface Operation<
+export type Operation<
   Params extends z.ZodObject = z.ZodObject,
   Query extends z.ZodObject = z.ZodObject,
   Body extends z.ZodType = z.ZodType,
-> {
+> = OperationAccess & OperationDefinition<Params, Query, Body>;
+
+interface OperationDefinition<Params extends z.ZodObject, Query extends z.ZodObject, Body extends z.ZodType> {
   readonly summary: string;
   readonly tag: string;
   readonly routes: readonly RouteVariant[];
-  readonly authenticated: boolean;
   readonly lambda: {
     readonly entry: string;
     readonly handler: string;

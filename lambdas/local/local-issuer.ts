@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { JwtRsaVerifier } from 'aws-jwt-verify';
 import type { Jwks } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { ALL_MEMORY_HUB_SCOPES, isMemoryHubScope } from '../kernel/identity/oauth-scopes.ts';
+import { assertTokenInForce, MAX_TOKEN_LIFETIME_SECONDS } from '../kernel/identity/token-rules.ts';
+import { isMemoryHubGroupName, SAFE_TOKEN } from '../kernel/identity/verified-claims.ts';
+import { type Clock, systemClock } from '../kernel/time/clock.ts';
 
 /** Stands in for Cognito locally: same claims, RS256, keys kept in the data folder. */
 export const LOCAL_ISSUER = 'urn:memory-hub:local-issuer';
 export const DEFAULT_LOCAL_CLIENT = 'memory-hub-local';
-export const LOCAL_SCOPES = 'memory-hub/memory.read memory-hub/memory.write';
-
-const SAFE_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
-const GROUP = /^(project:[A-Za-z0-9_-]{1,64}:[a-z][a-z-]{0,31}|org:admin)$/;
 
 interface IssuerFiles {
   folder: string;
@@ -86,23 +86,33 @@ export interface TokenRequest {
   groups?: readonly string[];
   client?: string;
   ttlSeconds?: number;
+  /**
+   * The OAuth scopes the token grants. Every scope by default: the local issuer stands in for every app
+   * client, and a developer's token is the operator's (read, write, admin) unless narrowed, e.g. to
+   * `memory-hub/memory.read` for a read-only agent. Roles (groups) are checked independently of scopes.
+   */
+  scopes?: readonly string[];
 }
 
 /**
- * Mints an access token with the claims Cognito puts in one (plus `custom:tenant`, which the deployed
- * pre-token-generation trigger adds), and registers the client as one the local server accepts.
+ * Mints an access token with the claims Cognito puts in one (plus `custom:tenant` and the app client's
+ * scopes, which the deployed pre-token-generation trigger adds), and registers the client as one the
+ * local server accepts.
  */
 export const mintLocalToken = async (dataDir: string, request: TokenRequest): Promise<string> => {
   const client = request.client ?? DEFAULT_LOCAL_CLIENT;
   const ttl = request.ttlSeconds ?? 3600;
   const groups = request.groups ?? [];
+  const scopes = request.scopes ?? ALL_MEMORY_HUB_SCOPES;
   if (!SAFE_TOKEN.test(request.tenant)) throw new Error('--tenant must be 1-64 characters of A-Z, a-z, 0-9, _ or -');
   if (!SAFE_TOKEN.test(request.sub)) throw new Error('--sub must be 1-64 characters of A-Z, a-z, 0-9, _ or -');
   if (!SAFE_TOKEN.test(client)) throw new Error('--client must be 1-64 characters of A-Z, a-z, 0-9, _ or -');
-  if (!Number.isInteger(ttl) || ttl < 1 || ttl > 86_400)
-    throw new Error('--ttl must be a whole number of seconds from 1 to 86400');
-  const badGroup = groups.find((group) => !GROUP.test(group));
-  if (badGroup !== undefined) throw new Error('--groups takes project:{id}:{role} or org:admin, comma-separated');
+  if (!Number.isInteger(ttl) || ttl < 1 || ttl > MAX_TOKEN_LIFETIME_SECONDS)
+    throw new Error(`--ttl must be a whole number of seconds from 1 to ${MAX_TOKEN_LIFETIME_SECONDS}`);
+  if (!groups.every(isMemoryHubGroupName))
+    throw new Error('--groups takes project:{id}:{role} or org:admin, comma-separated');
+  if (scopes.length === 0 || !scopes.every(isMemoryHubScope))
+    throw new Error(`--scopes takes one or more of ${ALL_MEMORY_HUB_SCOPES.join(', ')}, comma-separated`);
 
   const issuer = await ensureLocalIssuer(dataDir);
   await registerClient(dataDir, client);
@@ -113,7 +123,7 @@ export const mintLocalToken = async (dataDir: string, request: TokenRequest): Pr
     iss: LOCAL_ISSUER,
     client_id: client,
     token_use: 'access',
-    scope: LOCAL_SCOPES,
+    scope: [...new Set(scopes)].join(' '),
     auth_time: now,
     iat: now,
     exp: now + ttl,
@@ -147,11 +157,22 @@ const readClients = async (path: string): Promise<string[]> => {
 
 export type VerifiedTokenClaims = JwtPayload;
 
+export interface LocalTokenVerifierOptions {
+  /** What "now" is for the token's times; the wall clock unless a test moves its own. */
+  readonly clock?: Clock;
+}
+
 /**
- * Verifies tokens as API Gateway's JWT authorizer does: RS256 signature against the issuer's JWKS, issuer,
- * expiry, token use, and a client the issuer registered. Returns the claims, or throws.
+ * Verifies tokens at least as strictly as API Gateway's JWT authorizer: the RS256 signature against the
+ * issuer's JWKS (`kid` must name its key), the issuer, a client the issuer registered (API Gateway's
+ * audience list), `token_use: access`, and — on every use, cached or not — the token's times
+ * (`assertTokenInForce`: a required `exp` after now, a required `iat` at most a few seconds ahead, a
+ * lifetime of at most a day, `nbf` reached). Group names outside the documented grammar refuse the token
+ * here, where the claim is still the JSON array Cognito writes. The route's scope is checked by the
+ * middleware, as in AWS. Returns the claims, or throws.
  */
-export const createLocalTokenVerifier = async (dataDir: string) => {
+export const createLocalTokenVerifier = async (dataDir: string, options: LocalTokenVerifierOptions = {}) => {
+  const clock = options.clock ?? systemClock;
   const issuer = await ensureLocalIssuer(dataDir);
   const clientsFile = filesOf(dataDir).clients;
   let known: { mtimeMs: number; clients: ReadonlySet<string> } = { mtimeMs: -1, clients: new Set() };
@@ -175,23 +196,33 @@ export const createLocalTokenVerifier = async (dataDir: string) => {
     jwksUri: 'urn:memory-hub:local-issuer:jwks',
     customJwtCheck: ({ payload }) => {
       if (payload.token_use !== 'access') throw new Error('not an access token');
+      const groups = payload['cognito:groups'];
+      if (groups !== undefined && !(Array.isArray(groups) && groups.every(isGroupNameValue)))
+        throw new Error('groups outside the documented names');
     },
   });
   verifier.cacheJwks(issuer.jwks);
-  // An agent sends the same token with many requests: remember the verified claims of a token until it
-  // expires, as API Gateway's authorizer caches its results. The client registry is still consulted each time.
+  // An agent sends the same token with many requests: remember that its signature and claims verified, as
+  // API Gateway's authorizer caches its results. Its times and the client registry are checked on every use.
   const verified = new Map<string, VerifiedTokenClaims>();
   return async (token: string): Promise<VerifiedTokenClaims> => {
     let claims = verified.get(token);
-    if (!claims || (claims.exp ?? 0) * 1000 <= Date.now()) {
-      verified.delete(token);
+    if (!claims) {
       claims = await verifier.verify(token);
       if (verified.size >= VERIFIED_TOKEN_CACHE) verified.clear();
       verified.set(token, claims);
+    }
+    try {
+      assertTokenInForce(claims, clock.now());
+    } catch (error) {
+      verified.delete(token);
+      throw error;
     }
     if (!(await clientIsRegistered(claims.client_id))) throw new Error('unknown client');
     return claims;
   };
 };
+
+const isGroupNameValue = (value: unknown): boolean => typeof value === 'string' && isMemoryHubGroupName(value);
 
 const VERIFIED_TOKEN_CACHE = 10_000;

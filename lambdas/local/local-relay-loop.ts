@@ -11,7 +11,7 @@ const SWEEP_MINIMUM_AGE_MS = 2000;
  */
 export class LocalRelayLoop {
   readonly #relay: OutboxRelay;
-  readonly #measure: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly #measure: <T>(run: () => Promise<T>, entry?: OutboxEntry) => Promise<T>;
   readonly #timer: NodeJS.Timeout;
   readonly #offered: OutboxEntry[] = [];
   #running: Promise<void> | undefined;
@@ -22,10 +22,10 @@ export class LocalRelayLoop {
     relay: OutboxRelay;
     sweepIntervalMs?: number;
     /**
-     * Wraps each run of the relay's own work (in AWS: the relay's and the consumers' invocations), to book it
-     * apart from requests and let it give way to them.
+     * Wraps the relay's own work (in AWS: the relay's and the consumers' invocations) for each offered entry, and
+     * each sweep (no entry), to book it apart from requests, event by event, and let it give way to them.
      */
-    measure?: <T>(run: () => Promise<T>) => Promise<T>;
+    measure?: <T>(run: () => Promise<T>, entry?: OutboxEntry) => Promise<T>;
   }) {
     this.#relay = options.relay;
     this.#measure = options.measure ?? ((run) => run());
@@ -56,7 +56,7 @@ export class LocalRelayLoop {
   #kick(): void {
     if (this.#stopped || this.#running) return;
     this.#running = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.#measure(() => this.#drain()))
+      .then(() => this.#drain())
       .finally(() => {
         this.#running = undefined;
         if (this.#offered.length > 0 && !this.#stopped) this.#kick();
@@ -65,11 +65,16 @@ export class LocalRelayLoop {
 
   async #drain(): Promise<void> {
     try {
-      while (this.#offered.length > 0) await this.#relay.relay(this.#offered.splice(0));
+      while (this.#offered.length > 0) {
+        // Side by side, each entry on its own: what one event cost is measured apart, and one that fails to go
+        // out does not hold back the others (it stays marked; the next sweep publishes it).
+        const entries = this.#offered.splice(0);
+        await Promise.allSettled(entries.map((entry) => this.#measure(() => this.#relay.relay([entry]), entry)));
+      }
       if (this.#sweepDue) {
         this.#sweepDue = false;
         // Only what the stream path has had time to relay: younger entries may be in flight right now.
-        await this.#relay.sweep({ minimumAgeMs: SWEEP_MINIMUM_AGE_MS });
+        await this.#measure(() => this.#relay.sweep({ minimumAgeMs: SWEEP_MINIMUM_AGE_MS }));
       }
     } catch {
       // Whatever did not go out stays marked in the outbox; the next sweep publishes it.

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
+import { createMemoryTableInput } from '../adapters/dynamodb/memory-table.ts';
 import { CAPABILITIES } from '../app/capabilities.ts';
 import type { AnyCapabilityModule } from '../composition/capability-module.ts';
 import { type LocalApplication, localApplication } from '../composition/local-application.ts';
@@ -11,7 +13,15 @@ import type { ApiEvent, ApiResult } from '../http/api-event.ts';
 import { type ErrorStatuses, errorResponse } from '../http/error-responses.ts';
 import type { ApiHandler } from '../http/http-operation.ts';
 import { routeKeyOf } from '../http/operation.ts';
-import { MethodNotAllowedError, PayloadTooLargeError, RouteNotFoundError } from '../http/request.errors.ts';
+import {
+  HeaderFieldsTooLargeError,
+  MalformedRequestError,
+  MalformedRequestTargetError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RequestTimeoutError,
+  RouteNotFoundError,
+} from '../http/request.errors.ts';
 import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
 import { UnauthenticatedError } from '../kernel/identity/identity.errors.ts';
 import type { Clock } from '../kernel/time/clock.ts';
@@ -23,13 +33,12 @@ import { createLocalTokenVerifier } from './local-issuer.ts';
 import { LocalRelayLoop } from './local-relay-loop.ts';
 import { LocalScheduler } from './local-scheduler.ts';
 import { RequestCostMeter } from './request-cost-meter.ts';
+import { parseRequestTarget, type RequestTarget } from './request-target.ts';
 import { RouteTable } from './route-table.ts';
 
 /** Bodies past this are refused before they are read to the end; the handlers apply the configured limit. */
 const HARD_BODY_LIMIT_BYTES = 1_048_576;
 export const LOCAL_TABLE_NAME = 'memory-hub-local';
-/** Where the cost report books the relay's and the consumers' work (one entry per relay run). */
-export const RELAY_COST_ENTRY = 'eventRelay';
 
 export interface LocalServerOptions {
   dataDir: string;
@@ -76,11 +85,12 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
   try {
     const engine = await startEmbeddedDynamoDb(options.inMemoryStorage ? undefined : join(options.dataDir, 'dynamodb'));
     cleanups.push(() => engine.close());
-    const costs = new RequestCostMeter();
+    const costs = new RequestCostMeter({ tables: [createMemoryTableInput(LOCAL_TABLE_NAME)] });
     const modules = options.modules ?? CAPABILITIES;
     const backend = await localApplication({
       modules,
-      dynamoDb: engine,
+      // Seen by the cost meter on the way: index writes, each function's own key caches, round trips.
+      dynamoDb: costs.observe(engine),
       tableName: LOCAL_TABLE_NAME,
       keyFile: join(options.dataDir, 'keys', 'content-key.bin'),
       config: options.config,
@@ -91,9 +101,9 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
     cleanups.push(() => backend.local.close());
     const relayLoop = new LocalRelayLoop({
       relay: backend.system.relay,
-      // The relay and its consumers are Lambdas of their own in AWS: their costs are booked apart from the
-      // requests', and their storage requests give way to the requests' at the shared engine.
-      measure: (run) => costs.measure(RELAY_COST_ENTRY, () => engine.requestHandler.inBackground(run)),
+      // The relay and its consumers are Lambdas of their own in AWS: their costs are booked to the operation whose
+      // commit they relay, apart from its request's, and their storage requests give way to the requests'.
+      measure: (run, entry) => costs.measureEvent(entry?.event, () => engine.requestHandler.inBackground(run)),
     });
     backend.local.onCommitted((entry) => relayLoop.offer(entry));
     cleanups.push(() => relayLoop.stop());
@@ -118,11 +128,14 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
       const serving = gateway
         .serve(request, response)
         .catch(() => {
-          if (!response.headersSent) response.writeHead(500).end();
+          // Only a failure to write the answer gets here; the socket is all that is left to close.
+          if (!response.headersSent) response.destroy();
         })
         .finally(() => inFlight.delete(serving));
       inFlight.add(serving);
     });
+    // A request the HTTP parser cannot read never reaches `serve`: it is answered in the error shape too.
+    server.on('clientError', (error, socket) => gateway.refuseUnreadable(error, socket));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -172,47 +185,92 @@ class LocalGateway {
   async serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = randomUUID();
-    const url = new URL(request.url ?? '/', 'http://localhost');
     const method = request.method ?? 'GET';
-    const matched = this.#routes.match(method, url.pathname);
-    let result: ApiResult;
-    let operationId = 'unmatched';
-    if (matched === undefined || matched === 'pathOnly') {
+    let answered: { result: ApiResult; operationId: string };
+    try {
+      answered = await this.#answer(request, method, requestId);
+    } catch {
+      // The handlers answer their own errors; this is the gateway failing, answered like any internal error.
       request.resume();
-      result = errorResponse(
-        matched ? new MethodNotAllowedError() : new RouteNotFoundError(),
-        requestId,
-        this.#options.statuses,
-      );
-    } else {
-      operationId = matched.route.operationId;
-      const body = await readBody(request);
-      const handler = this.#options.handlers[matched.operation.lambda.handler];
-      if (body === undefined) {
-        result = errorResponse(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId, this.#options.statuses);
-      } else if (!handler) {
-        result = errorResponse(new RouteNotFoundError(), requestId, this.#options.statuses);
-      } else {
-        const claims = matched.operation.authenticated ? await this.#authenticate(request) : undefined;
-        if (matched.operation.authenticated && !claims) {
-          result = errorResponse(new UnauthenticatedError(), requestId, this.#options.statuses);
-        } else {
-          const event = toApiEvent({
-            request,
-            url,
-            body,
-            requestId,
-            routeKey: routeKeyOf(matched.route),
-            pathParameters: matched.pathParameters,
-            claims,
-          });
-          result = await this.#options.costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
-        }
-      }
+      answered = { result: this.#refusal(new Error('local gateway failure'), requestId), operationId: 'unmatched' };
     }
+    const { result, operationId } = answered;
     response.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
     response.end(result.body);
     this.#options.log(`${result.statusCode} ${method} ${operationId} ${(performance.now() - started).toFixed(1)}ms`);
+  }
+
+  /** Answers a connection whose request could not be parsed, in the error shape, and closes it. */
+  refuseUnreadable(error: Error & { code?: string }, socket: Duplex): void {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const refusal =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new HeaderFieldsTooLargeError()
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new RequestTimeoutError()
+          : new MalformedRequestError();
+    const result = this.#refusal(refusal, randomUUID());
+    const status = result.statusCode ?? 400;
+    // An answer to HEAD carries no body (RFC 9110 §9.3.2), even when the rest of its request was unreadable.
+    const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+    const body = rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ' ? '' : (result.body ?? '');
+    const headers = Object.entries({
+      ...result.headers,
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${headers}\r\n${body}`);
+  }
+
+  async #answer(
+    request: IncomingMessage,
+    method: string,
+    requestId: string,
+  ): Promise<{ result: ApiResult; operationId: string }> {
+    const target = parseRequestTarget(request.url ?? '');
+    if (target === undefined) {
+      request.resume();
+      return { result: this.#refusal(new MalformedRequestTargetError(), requestId), operationId: 'unmatched' };
+    }
+    const matched = this.#routes.match(method, target.path);
+    if (matched === undefined || matched === 'pathOnly') {
+      request.resume();
+      if (matched === undefined)
+        return { result: this.#refusal(new RouteNotFoundError(), requestId), operationId: 'unmatched' };
+      // RFC 9110 §15.5.6: a 405 lists the methods the path does accept.
+      const refusal = this.#refusal(new MethodNotAllowedError(), requestId);
+      const allow = this.#routes.methodsAt(target.path).join(', ');
+      return { result: { ...refusal, headers: { ...refusal.headers, Allow: allow } }, operationId: 'unmatched' };
+    }
+    const operationId = matched.route.operationId;
+    const body = await readBody(request);
+    const handler = this.#options.handlers[matched.operation.lambda.handler];
+    if (body === undefined)
+      return { result: this.#refusal(new PayloadTooLargeError(HARD_BODY_LIMIT_BYTES), requestId), operationId };
+    if (!handler) return { result: this.#refusal(new RouteNotFoundError(), requestId), operationId };
+    const claims = matched.operation.authenticated ? await this.#authenticate(request) : undefined;
+    if (matched.operation.authenticated && !claims)
+      return { result: this.#refusal(new UnauthenticatedError(), requestId), operationId };
+    const event = toApiEvent({
+      request,
+      target,
+      body,
+      requestId,
+      routeKey: routeKeyOf(matched.route),
+      pathParameters: matched.pathParameters,
+      claims,
+    });
+    const result = await this.#options.costs.measure(operationId, () => handler(event, lambdaContext(requestId)));
+    return { result, operationId };
+  }
+
+  #refusal(error: unknown, requestId: string): ApiResult {
+    return errorResponse(error, requestId, this.#options.statuses);
   }
 
   /** Verified claims, or undefined for a missing, malformed, expired, foreign or wrongly signed token. */
@@ -252,7 +310,7 @@ const asAuthorizerClaims = (claims: Record<string, unknown>): Record<string, str
 
 const toApiEvent = (parts: {
   request: IncomingMessage;
-  url: URL;
+  target: RequestTarget;
   body: string;
   requestId: string;
   routeKey: string;
@@ -263,14 +321,20 @@ const toApiEvent = (parts: {
   for (const [name, value] of Object.entries(parts.request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of parts.url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  // A repeated name is joined with commas, as payload 2.0 does; a Map keeps `__proto__` or `constructor` plain names.
+  const joined = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(parts.target.rawQuery)) {
+    const earlier = joined.get(name);
+    joined.set(name, earlier === undefined ? value : `${earlier},${value}`);
+  }
+  const query = Object.fromEntries(joined);
   const now = Date.now();
   return {
     version: '2.0',
     routeKey: parts.routeKey,
-    rawPath: parts.url.pathname,
-    rawQueryString: parts.url.search.slice(1),
+    // Decoded, as HTTP API hands it over (see request-target.ts).
+    rawPath: parts.target.path,
+    rawQueryString: parts.target.rawQuery,
     headers,
     ...(Object.keys(query).length > 0 && { queryStringParameters: query }),
     ...(Object.keys(parts.pathParameters).length > 0 && { pathParameters: parts.pathParameters }),
@@ -288,7 +352,7 @@ const toApiEvent = (parts: {
       timeEpoch: now,
       http: {
         method: parts.request.method ?? 'GET',
-        path: parts.url.pathname,
+        path: parts.target.path,
         protocol: `HTTP/${parts.request.httpVersion}`,
         sourceIp: parts.request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',

@@ -13,7 +13,10 @@ interface CompiledRoute {
   readonly names: readonly string[];
 }
 
-/** Matches a request path to an operation the way API Gateway matches route keys: literal segments and `{param}` segments. */
+/**
+ * Matches a request path to an operation the way API Gateway matches route keys: literal segments and `{param}`
+ * segments, against the path as `parseRequestTarget` gives it (decoded once, dot segments kept; see there).
+ */
 export class RouteTable {
   readonly #routes: CompiledRoute[];
 
@@ -35,7 +38,7 @@ export class RouteTable {
     );
   }
 
-  /** The route for a method and path; `pathOnly` when the path exists under another method. */
+  /** The route for a method and a decoded path; `pathOnly` when the path exists under another method. */
   match(method: string, path: string): MatchedRoute | 'pathOnly' | undefined {
     let pathExists = false;
     for (const candidate of this.#routes) {
@@ -43,17 +46,19 @@ export class RouteTable {
       if (!found) continue;
       pathExists = true;
       if (candidate.route.method !== method) continue;
+      // The path was decoded once already; decoding a parameter again would turn `%252F` into `/`.
       const pathParameters: Record<string, string> = {};
-      try {
-        candidate.names.forEach((name, index) => {
-          pathParameters[name] = decodeURIComponent(found[index + 1] ?? '');
-        });
-      } catch {
-        // Malformed percent-encoding names nothing that exists.
-        return undefined;
-      }
+      candidate.names.forEach((name, index) => {
+        pathParameters[name] = found[index + 1] ?? '';
+      });
       return { operation: candidate.operation, route: candidate.route, pathParameters };
     }
     return pathExists ? 'pathOnly' : undefined;
+  }
+
+  /** The methods some route accepts at a decoded path, for a 405's `Allow`. */
+  methodsAt(path: string): string[] {
+    const methods = this.#routes.filter((candidate) => candidate.pattern.test(path)).map(({ route }) => route.method);
+    return [...new Set(methods)].sort();
   }
 }

@@ -10,7 +10,6 @@ import {
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IStringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
@@ -23,6 +22,9 @@ import {
   type OpenApiDocument,
   readApiOperations,
 } from '../openapi-operations.ts';
+import type { BranchKeyStore } from './branch-key-store.ts';
+import type { EncryptionKey } from './encryption-key.ts';
+import { grantClientQuotaLeases } from './memory-table.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function.ts';
 
 export interface ApiFunctionsProps {
@@ -37,10 +39,12 @@ export interface ApiFunctionsProps {
   readonly authorizer: IHttpRouteAuthorizer;
   /** The memory table; read and write functions get data-plane grants on it and its indexes. */
   readonly table: Table;
-  /** The customer-managed key of the table and of the envelope encryption. */
-  readonly encryptionKey: IKey;
+  /** The customer-managed key of the table and of the envelope encryption, with its grants. */
+  readonly encryptionKey: EncryptionKey;
   /** The configuration parameter; every function with storage access may read it. */
   readonly configParameter: IStringParameter;
+  /** The branch key store; read and write functions may use its keys, write functions create them. */
+  readonly branchKeyStore: BranchKeyStore;
   /**
    * The workflows' state machines by workflow name. Functions whose operations declare
    * `startsWorkflows` may start any of them and are told their ARNs.
@@ -75,6 +79,7 @@ export class ApiFunctions extends Construct {
       table: props.table,
       encryptionKey: props.encryptionKey,
       configParameter: props.configParameter,
+      branchKeyStore: props.branchKeyStore,
     };
 
     const functions = new Map<string, ServiceFunction>();
@@ -97,6 +102,8 @@ export class ApiFunctions extends Construct {
         },
       });
       grantBackendAccess(serviceFunction, backend, spec.access);
+      // Every authenticated operation leases its caller's app client quota; write functions may update already.
+      if (spec.access === 'read') grantClientQuotaLeases(props.table, serviceFunction.role);
       if (spec.startsWorkflows) {
         for (const stateMachine of props.stateMachines?.values() ?? []) {
           stateMachine.grantStartExecution(serviceFunction.role);
@@ -111,6 +118,8 @@ export class ApiFunctions extends Construct {
           methods: [HttpMethod[operation.method]],
           integration,
           authorizer: operation.authenticated ? props.authorizer : new HttpNoneAuthorizer(),
+          // API Gateway refuses (403) a token whose scope claim lacks the operation's scope.
+          ...(operation.requiredScope !== undefined && { authorizationScopes: [operation.requiredScope] }),
         });
         if (route === undefined) throw new Error(`No route was created for ${routeKeyOf(operation)}`);
         if (!operation.authenticated) {

@@ -41,6 +41,10 @@ export class DeadLetterQueue extends Construct {
       enforceSSL: true,
       retentionPeriod,
     });
+    Validations.of(this.queue).acknowledge({
+      id: 'Serverless::Serverless-SQSRedrivePolicy',
+      reason: `This queue is itself a dead-letter queue, the end of its failure path (${props.holds}); nothing consumes it, so nothing could fail to be redriven from it: an operator inspects it and replays what can be.`,
+    });
     if (props.isLambdaDeadLetterQueue !== true) {
       Validations.of(this.queue).acknowledge({
         id: 'AwsSolutions::AwsSolutions-SQS3',

@@ -1,5 +1,5 @@
-import { Duration } from 'aws-cdk-lib';
-import { type IEventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { Duration, Validations } from 'aws-cdk-lib';
+import { type EventPattern, type IEventBus, Match, Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
@@ -13,6 +13,16 @@ export const DELIVERY_WINDOW = Duration.hours(24);
 /** EventBridge's maximum: within the 24-hour window, the window is what bounds delivery. */
 export const DELIVERY_RETRY_ATTEMPTS = 185;
 
+/**
+ * Record events, less those of the kinds a consumer ignores. The rule names what it leaves out rather than what
+ * it lets in, so an event of a kind the rule does not know yet (a module deployed before its rule is updated)
+ * still reaches the consumer, which decides as it always did.
+ */
+export function recordEventsPattern(ignoredRecordKinds: readonly string[]): EventPattern {
+  if (ignoredRecordKinds.length === 0) return RECORD_EVENTS_PATTERN;
+  return { ...RECORD_EVENTS_PATTERN, detail: { record_kind: Match.anythingBut(...ignoredRecordKinds) } };
+}
+
 export interface EventConsumerProps extends BackendResources {
   /** Absolute path of the entry module. */
   readonly entry: string;
@@ -21,11 +31,17 @@ export interface EventConsumerProps extends BackendResources {
   readonly description: string;
   /** The bus whose record events the consumer receives. */
   readonly eventBus: IEventBus;
+  /**
+   * Record kinds whose events the consumer ignores: the rule leaves them out, so it is never invoked for them.
+   * @default none
+   */
+  readonly ignoredRecordKinds?: readonly string[];
 }
 
 /**
- * One consumer of record events: a rule on the bus (`source: memory-hub`, `detail-type` prefix `record.`)
- * targeting a function, and one dead-letter queue for everything the consumer did not get to handle.
+ * One consumer of record events: a rule on the bus (`source: memory-hub`, `detail-type` prefix `record.`, less
+ * the kinds the consumer ignores) targeting a function, and one dead-letter queue for everything the consumer
+ * did not get to handle.
  *
  * Two stages can fail, and both end in the same queue with the event itself as the message body, so a
  * replay is the same for both (send the body back to the bus):
@@ -56,11 +72,16 @@ export class EventConsumer extends Construct {
       environment: backendEnvironment(props, 'write'),
     });
     grantBackendAccess(this.consumer, props, 'write');
+    Validations.of(this.consumer.function).acknowledge({
+      id: 'Serverless::Serverless-LambdaAsyncFailureDestination',
+      reason:
+        'Failed invocations go to the dead-letter queue (DeadLetterConfig), not an on-failure destination: its message is the event itself, as the rule target writes it, so both failure paths share one queue and one replay; a destination would wrap it in an invocation record.',
+    });
 
     this.rule = new Rule(this, 'Rule', {
       description: `Record events to ${props.handler}`,
       eventBus: props.eventBus,
-      eventPattern: RECORD_EVENTS_PATTERN,
+      eventPattern: recordEventsPattern(props.ignoredRecordKinds ?? []),
       targets: [
         new LambdaFunction(this.consumer.function, {
           retryAttempts: DELIVERY_RETRY_ATTEMPTS,
@@ -74,7 +95,7 @@ export class EventConsumer extends Construct {
 
 export interface EventConsumersProps extends BackendResources {
   /** Every consumer of the deployment document, each with the absolute path of the entry exporting it. */
-  readonly consumers: readonly { readonly entry: string; readonly handler: string; readonly description: string }[];
+  readonly consumers: readonly Pick<EventConsumerProps, 'entry' | 'handler' | 'description' | 'ignoredRecordKinds'>[];
   readonly eventBus: IEventBus;
 }
 
@@ -97,6 +118,7 @@ export class EventConsumers extends Construct {
           entry: consumer.entry,
           handler: consumer.handler,
           description: consumer.description,
+          ignoredRecordKinds: consumer.ignoredRecordKinds ?? [],
         }),
       );
     }

@@ -64,6 +64,20 @@ export interface MemoryHubHttpApiProps {
 /**
  * The HTTP API: a `$default` stage with JSON access logs and throttling, and a JWT authorizer on the
  * user pool that is the default for every route (a public route has to opt out explicitly).
+ *
+ * Where each token rule is enforced in AWS (README, "Tokens and scopes"; the local server checks all of
+ * them too, in lambdas/local/local-issuer.ts and the middleware):
+ * - this authorizer (401 `{"message":"Unauthorized"}`): RS256 signature against the pool's JWKS and the
+ *   `kid`, `iss` = the pool, `client_id`/`aud` one of `userPoolClients`, `exp` after now, `nbf` and `iat`
+ *   before now;
+ * - each route's `authorizationScopes` (ApiFunctions, from the document's `requiredScope`; 403
+ *   `{"message":"Forbidden"}`): the token's `scope` holds the operation's one scope — which also keeps ID
+ *   tokens out, as they carry no scope;
+ * - the Lambda middleware (authenticated-scope.ts, error shape): `exp` and `iat` required, `iat` at most 5 s
+ *   ahead, lifetime at most 24 h (the authorizer neither requires `exp` nor bounds the lifetime), the scope
+ *   again, and `sub`, `custom:tenant`, `client_id` and every `cognito:groups` name well-formed;
+ * - the pre-token-generation trigger (Identity): no token at all for a user without a tenant or in a
+ *   group named outside `project:{id}:{role}` / `org:admin`.
  */
 export class MemoryHubHttpApi extends Construct {
   public readonly httpApi: HttpApi;

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccountRecovery,
   FeaturePlan,
@@ -16,6 +16,7 @@ import {
   type UserPoolProps,
   type UserPoolResourceServer,
 } from 'aws-cdk-lib/aws-cognito';
+import { ParameterDataType, StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function.ts';
 
@@ -24,10 +25,28 @@ export const TENANT_ATTRIBUTE = 'tenant';
 /** The claim the tenant appears as, in ID tokens natively and in access tokens through the trigger. */
 export const TENANT_CLAIM = `custom:${TENANT_ATTRIBUTE}`;
 export const RESOURCE_SERVER_IDENTIFIER = 'memory-hub';
+/**
+ * The scopes every route requires one of (`x-memory-hub.requiredScope` in the OpenAPI document; a test
+ * checks each required scope is declared here). A scope says what a client may ask for; the caller's
+ * groups still decide what it may do.
+ */
 export const MEMORY_SCOPES = {
   read: { name: 'memory.read', description: 'Read memory the caller is entitled to' },
   write: { name: 'memory.write', description: 'Record and change memory the caller is entitled to' },
+  admin: {
+    name: 'memory.admin',
+    description: "Administer the caller's organisation or projects: guardrail changes, the audit trail, workflows",
+  },
 } as const;
+export type MemoryScopeName = keyof typeof MEMORY_SCOPES;
+/** The trigger's environment variable naming the parameter of the API clients' scopes. */
+export const API_CLIENT_SCOPES_ENV = 'MEMORY_HUB_API_CLIENTS_PARAMETER';
+
+/** An app client whose tokens the API accepts, and the scopes it may hold. */
+export interface ApiClient {
+  readonly client: UserPoolClient;
+  readonly scopes: readonly MemoryScopeName[];
+}
 
 /** The Cognito pre-token-generation trigger's entry. */
 export const PRE_TOKEN_GENERATION_ENTRY = fileURLToPath(
@@ -68,21 +87,34 @@ export interface IdentityProps {
  *   attribute. Tokens carry `sub` (principal), `custom:tenant` (tenant), `cognito:groups` (memberships)
  *   and `client_id` (the agent application).
  * - Memberships are Cognito groups, created at run time by administrators and named
- *   `project:{projectId}:{role}` (e.g. `project:apollo:maintainer`) or `org:admin`. None are fixed here.
- * - A resource server `memory-hub` declares the scopes `memory-hub/memory.read` and
- *   `memory-hub/memory.write`; the example `agent-app` client may request them and signs users in with
- *   SRP and refresh tokens (and, for operators with IAM credentials, the admin password flow).
- * - Cognito puts custom attributes in ID tokens only; the pre-token-generation trigger (event V2_0)
- *   copies `custom:tenant` into the access token the API authorises, and refuses a token to a user
- *   without a tenant.
+ *   `project:{projectId}:{role}` (e.g. `project:apollo:maintainer`) or `org:admin`. None are fixed here;
+ *   a user in a group named otherwise gets no token.
+ * - A resource server `memory-hub` declares the scopes `memory-hub/memory.read`, `memory.write` and
+ *   `memory.admin`, and every route requires one. Three app clients sign users in with SRP and refresh
+ *   tokens: `agent-app` (read, write; also the admin password flow, for operators with IAM credentials),
+ *   `reader-app` (read only: an agent that consults memory and cannot change it) and `operator-app` (read,
+ *   write, admin, for the humans and tools that manage guardrails and run workflows).
+ * - Cognito puts custom attributes in ID tokens only, and custom scopes only in tokens from its OAuth
+ *   endpoints. The pre-token-generation trigger (event V2_0) copies `custom:tenant` into the access token,
+ *   adds to a token from an SRP, password or refresh sign-in the scopes its client is allowed (read from
+ *   the SSM parameter `/memory-hub/{stage}/api-client-scopes`, which this construct writes), and refuses a
+ *   token to a user without a tenant or in a badly named group.
  */
 export class Identity extends Construct {
   public readonly userPool: UserPool;
   public readonly resourceServer: UserPoolResourceServer;
   public readonly agentAppClient: UserPoolClient;
+  public readonly readerAppClient: UserPoolClient;
+  public readonly operatorAppClient: UserPoolClient;
+  /** Every client whose tokens the API accepts (its authorizer's audience), with the scopes it may hold. */
+  public readonly apiClients: readonly ApiClient[];
   public readonly readScope: OAuthScope;
   public readonly writeScope: OAuthScope;
+  public readonly adminScope: OAuthScope;
+  /** The API clients' scopes as the trigger reads them: `[{ client, scopes }]`. */
+  public readonly clientScopesParameter: StringParameter;
   public readonly preTokenGeneration: ServiceFunction;
+  private readonly clients: ApiClient[] = [];
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -117,14 +149,21 @@ export class Identity extends Construct {
         : {}),
     });
 
+    // Named, not referenced, in the trigger's environment and policy: the pool depends on the trigger, and
+    // the parameter on the pool's clients, so a reference would be a cycle.
+    const clientScopesParameterName = `/memory-hub/${props.stage}/api-client-scopes`;
     this.preTokenGeneration = new ServiceFunction(this, 'PreTokenGeneration', {
       entry: PRE_TOKEN_GENERATION_ENTRY,
       handler: 'handler',
-      description: 'Copies custom:tenant into Cognito access tokens',
+      description: 'Copies custom:tenant into Cognito access tokens and adds the app client scopes',
       memorySize: 256,
       // Cognito waits at most 5 s for a trigger.
       timeout: Duration.seconds(5),
+      environment: { [API_CLIENT_SCOPES_ENV]: clientScopesParameterName },
     });
+    StringParameter.fromStringParameterName(this, 'ClientScopesByName', clientScopesParameterName).grantRead(
+      this.preTokenGeneration.role,
+    );
     this.userPool.addTrigger(
       UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG,
       this.preTokenGeneration.function,
@@ -139,32 +178,51 @@ export class Identity extends Construct {
       scopeName: MEMORY_SCOPES.write.name,
       scopeDescription: MEMORY_SCOPES.write.description,
     });
+    const adminScope = new ResourceServerScope({
+      scopeName: MEMORY_SCOPES.admin.name,
+      scopeDescription: MEMORY_SCOPES.admin.description,
+    });
     this.resourceServer = this.userPool.addResourceServer('ResourceServer', {
       identifier: RESOURCE_SERVER_IDENTIFIER,
       userPoolResourceServerName: `memory-hub-${props.stage}`,
-      scopes: [readScope, writeScope],
+      scopes: [readScope, writeScope, adminScope],
     });
     this.readScope = OAuthScope.resourceServer(this.resourceServer, readScope);
     this.writeScope = OAuthScope.resourceServer(this.resourceServer, writeScope);
+    this.adminScope = OAuthScope.resourceServer(this.resourceServer, adminScope);
 
-    this.agentAppClient = this.userPool.addClient('AgentAppClient', {
-      userPoolClientName: 'agent-app',
-      generateSecret: false,
-      // SRP for agents. ADMIN_USER_PASSWORD_AUTH lets an operator holding IAM credentials
-      // (cognito-idp:AdminInitiateAuth) get a token with the AWS CLI; USER_PASSWORD_AUTH, which would send
-      // passwords to a public endpoint, stays off.
-      authFlows: { userSrp: true, adminUserPassword: true },
-      preventUserExistenceErrors: true,
-      enableTokenRevocation: true,
-      accessTokenValidity: Duration.hours(1),
-      idTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
-      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
-      oAuth: {
-        flows: { authorizationCodeGrant: true },
-        scopes: [OAuthScope.OPENID, this.readScope, this.writeScope],
-        callbackUrls: props.agentAppCallbackUrls ?? ['http://localhost:8976/callback'],
-      },
+    const callbackUrls = props.agentAppCallbackUrls ?? ['http://localhost:8976/callback'];
+    // ADMIN_USER_PASSWORD_AUTH lets an operator holding IAM credentials (cognito-idp:AdminInitiateAuth) get a
+    // token with the AWS CLI; USER_PASSWORD_AUTH, which would send passwords to a public endpoint, stays off.
+    this.agentAppClient = this.addApiClient('AgentAppClient', {
+      name: 'agent-app',
+      scopes: ['read', 'write'],
+      adminUserPassword: true,
+      callbackUrls,
+    });
+    this.readerAppClient = this.addApiClient('ReaderAppClient', {
+      name: 'reader-app',
+      scopes: ['read'],
+      adminUserPassword: false,
+      callbackUrls,
+    });
+    this.operatorAppClient = this.addApiClient('OperatorAppClient', {
+      name: 'operator-app',
+      scopes: ['read', 'write', 'admin'],
+      adminUserPassword: true,
+      callbackUrls,
+    });
+    this.apiClients = this.clients;
+    this.clientScopesParameter = new StringParameter(this, 'ClientScopes', {
+      parameterName: clientScopesParameterName,
+      description: `Memory Hub ${props.stage}: the scopes each API app client holds, added to its tokens by the trigger`,
+      dataType: ParameterDataType.TEXT,
+      stringValue: Stack.of(this).toJsonString(
+        this.apiClients.map(({ client, scopes }) => ({
+          client: client.userPoolClientId,
+          scopes: scopes.map((scope) => `${RESOURCE_SERVER_IDENTIFIER}/${MEMORY_SCOPES[scope].name}`),
+        })),
+      ),
     });
 
     Validations.of(this.userPool).acknowledge({
@@ -181,5 +239,36 @@ export class Identity extends Construct {
           'so threat protection (PLUS only) adds little; pass featurePlan PLUS to enforce it.',
       });
     }
+  }
+
+  /** An app client for agents or operators: SRP and refresh tokens, one-hour tokens, the given scopes. */
+  private addApiClient(
+    id: string,
+    {
+      name,
+      scopes,
+      adminUserPassword,
+      callbackUrls,
+    }: { name: string; scopes: readonly MemoryScopeName[]; adminUserPassword: boolean; callbackUrls: string[] },
+  ): UserPoolClient {
+    const oAuthScopes = { read: this.readScope, write: this.writeScope, admin: this.adminScope };
+    const client = this.userPool.addClient(id, {
+      userPoolClientName: name,
+      generateSecret: false,
+      authFlows: { userSrp: true, adminUserPassword },
+      preventUserExistenceErrors: true,
+      enableTokenRevocation: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, ...scopes.map((scope) => oAuthScopes[scope])],
+        callbackUrls,
+      },
+    });
+    this.clients.push({ client, scopes });
+    return client;
   }
 }

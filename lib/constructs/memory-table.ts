@@ -8,6 +8,7 @@ import {
   TableEncryption,
   type TableProps,
 } from 'aws-cdk-lib/aws-dynamodb';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 
@@ -94,4 +95,58 @@ export class MemoryTable extends Construct {
       nonKeyAttributes: [...outboxIndex.projectedAttributes],
     });
   }
+}
+
+/** The data-plane actions of `Table.grantReadData`, less the stream actions (the stream has its own grant). */
+export const MEMORY_TABLE_READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:Query',
+  'dynamodb:GetItem',
+  'dynamodb:Scan',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+] as const;
+/** What `Table.grantReadWriteData` adds to reading. */
+export const MEMORY_TABLE_WRITE_ACTIONS = [
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+] as const;
+
+/**
+ * Reading (and writing) the table and its indexes. Through `table.grant`, which grants on the table alone:
+ * `grantReadData`/`grantReadWriteData` would also add the table key's `Encrypt`, `ReEncrypt*` and
+ * `GenerateDataKey*` on no condition, where `EncryptionKey.grantTableUse` gives what DynamoDB needs.
+ */
+export function grantMemoryTableData(table: Table, grantee: IGrantable, access: 'read' | 'write'): Grant {
+  return table.grant(grantee, ...MEMORY_TABLE_READ_ACTIONS, ...(access === 'write' ? MEMORY_TABLE_WRITE_ACTIONS : []));
+}
+
+/**
+ * The per-client throttle's items in the memory table, a fixed contract with the DynamoDB quota ledger
+ * (`CLIENT_QUOTA_ITEMS` in lambdas/adapters/dynamodb/dynamodb-client-quota-ledger.ts; a test compares the two):
+ * one item per app client and one-second window, under a partition key prefix no namespace key has.
+ */
+export const CLIENT_QUOTA_ITEMS = {
+  partitionKeyPrefix: 'client-quota#',
+  /** Every attribute a lease touches. */
+  attributes: ['pk', 'sk', 'leased', 'ttl'],
+} as const;
+
+/**
+ * Leasing app clients' request quota, for API functions that otherwise only read: `UpdateItem` of the quota items
+ * alone (partition keys under the prefix, `dynamodb:LeadingKeys`) and of their attributes alone
+ * (`dynamodb:Attributes`). Reading a window's count back is a `GetItem`, which reading functions hold already.
+ */
+export function grantClientQuotaLeases(table: Table, grantee: IGrantable): Grant {
+  return Grant.addToPrincipal({
+    grantee,
+    actions: ['dynamodb:UpdateItem'],
+    resourceArns: [table.tableArn],
+    conditions: {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${CLIENT_QUOTA_ITEMS.partitionKeyPrefix}*`] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...CLIENT_QUOTA_ITEMS.attributes] },
+    },
+  });
 }

@@ -1,62 +1,41 @@
-import { readFileSync } from 'node:fs';
 import { ParameterDataType, ParameterTier, StringParameter } from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 
-/** SSM's limit for a Standard parameter value; larger values need the (paid) Advanced tier. */
-export const STANDARD_PARAMETER_MAX_BYTES = 4096;
-/** SSM's limit for an Advanced parameter value. */
-export const ADVANCED_PARAMETER_MAX_BYTES = 8192;
+/**
+ * The value the stack creates the parameter with, and writes in every template after: the default document
+ * earlier releases wrote into it (as 4233b7e deployed it), byte for byte, so that upgrading a stack changes
+ * nothing CloudFormation owns. The service reads this exact text as "nothing overridden" (`lambdas/adapters/config/config-parameter.ts`
+ * holds the same text; a test keeps the two equal). Never change it.
+ */
+export const CONFIG_PARAMETER_INITIAL_VALUE =
+  '{"retention":{"noteHorizonDays":365,"idempotencyKeyHours":24},"learning":{"minOccurrences":3,"windowDays":90,"minDistinctSessions":2,"decayAfterDays":60,"expireAfterDays":180,"recencyHalfLifeDays":30,"sessionEventTtlDays":30},"http":{"maxBodyBytes":65536},"listing":{"defaultPageSize":20,"maxPageSize":100},"housekeeping":{"purgeAfterDays":30,"auditRetentionDays":400},"agents":{}}';
 
 export interface ParametersProps {
   /** Deployment stage; the parameter is `/memory-hub/{stage}/config`. */
   readonly stage: string;
-  /**
-   * The default configuration: the JSON document generated from the core's configuration schema
-   * (`lambdas/generated/default-config.json`). It must be a JSON object.
-   */
-  readonly defaultConfig: Record<string, unknown>;
 }
 
 /**
- * The service's tunable configuration: one SSM String parameter `/memory-hub/{stage}/config` holding a
- * JSON object, created with the defaults. Functions read it at start (cached with a short TTL, validated
- * with the same zod schema as the defaults, keeping the last good value when an edit is invalid).
- *
- * The value is compact JSON; when it outgrows a Standard parameter (4 KB) it moves to the Advanced tier
- * (8 KB, billed per parameter-month) rather than failing the deployment.
+ * The operator's configuration overrides: one SSM String parameter `/memory-hub/{stage}/config` holding a
+ * JSON object. The defaults ship inside each function; the service merges the overrides over them, validated
+ * (an invalid document keeps the last good value). CloudFormation creates the parameter and never writes it
+ * again: every property below is constant, because a change to any of them makes CloudFormation put the
+ * template's value over the operator's. It is a Standard parameter (4 KB); an operator whose overrides outgrow
+ * it moves it to the Advanced tier with the CLI. Deleting the stack deletes it (retaining it would make the
+ * stack impossible to create again under the same name): copy the overrides out first.
  */
 export class Parameters extends Construct {
   public readonly config: StringParameter;
-  /** The tier chosen for the configuration's size. */
-  public readonly configTier: ParameterTier;
 
   constructor(scope: Construct, id: string, props: ParametersProps) {
     super(scope, id);
-    const defaultConfig = props.defaultConfig as unknown;
-    if (typeof defaultConfig !== 'object' || defaultConfig === null || Array.isArray(defaultConfig)) {
-      throw new Error(`${this.node.path}: the default configuration must be a JSON object`);
-    }
-    const value = JSON.stringify(defaultConfig);
-    const bytes = Buffer.byteLength(value, 'utf8');
-    if (bytes > ADVANCED_PARAMETER_MAX_BYTES) {
-      throw new Error(`${this.node.path}: the configuration is ${bytes} bytes; an SSM parameter holds at most 8 KB`);
-    }
-    this.configTier = bytes > STANDARD_PARAMETER_MAX_BYTES ? ParameterTier.ADVANCED : ParameterTier.STANDARD;
     this.config = new StringParameter(this, 'Config', {
       parameterName: `/memory-hub/${props.stage}/config`,
+      // The words of the first release; kept, like the value, so CloudFormation never updates the parameter.
       description: `Memory Hub ${props.stage}: tunable configuration (JSON), validated by the service at start`,
-      stringValue: value,
+      stringValue: CONFIG_PARAMETER_INITIAL_VALUE,
       dataType: ParameterDataType.TEXT,
-      tier: this.configTier,
+      tier: ParameterTier.STANDARD,
     });
   }
-}
-
-/** Reads the generated default-configuration document (data: lib/ never imports the schema itself). */
-export function loadDefaultConfig(path: string): Record<string, unknown> {
-  const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
-    throw new Error(`${path} is not a JSON object`);
-  }
-  return document as Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -33,6 +33,7 @@ export const SERVICE_FUNCTION_DEFAULTS = {
   memorySize: 512,
   timeout: Duration.seconds(10),
   logRetention: RetentionDays.ONE_MONTH,
+  tracing: Tracing.ACTIVE,
 } as const;
 
 /** API Gateway waits 29 s, Cognito 5 s: a longer timeout on a synchronous function only hides work nobody waits for. */
@@ -88,13 +89,32 @@ export class ServiceFunction extends Construct {
       // The text log format (Lambda's default) on purpose: under the JSON format Lambda wraps each
       // console.log line in its own JSON envelope, and embedded-metric-format lines stop being metrics.
       bundling: lambdaBundlingOptions,
-      // Powertools' tracer sends the segments; what they may carry is fixed in code (adapters/observability).
-      tracing: Tracing.ACTIVE,
+      // Lambda records each invocation's segment; the SDK's calls carry the trace header on to the bus and the
+      // consumers. No X-Ray SDK runs in the function (adapters/observability/powertools.ts says why).
+      tracing: SERVICE_FUNCTION_DEFAULTS.tracing,
     });
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
       reason:
         'Added by active tracing: X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions.',
     });
+    if (synchronous) {
+      Validations.of(this.function).acknowledge({
+        id: 'Serverless::Serverless-LambdaDLQ',
+        reason:
+          'Invoked synchronously (API Gateway, Cognito): the caller receives the error and may retry; a dead-letter queue only ever receives failed asynchronous invocations.',
+      });
+    }
+  }
+
+  /**
+   * Reserves `executions` of the account's concurrency for this function, which is also the most it runs at
+   * once. The stack decides (`lib/reserved-concurrency.ts`): a reservation is an account-wide trade-off.
+   */
+  reserveConcurrency(executions: number): void {
+    if (!Number.isInteger(executions) || executions < 1) {
+      throw new Error(`${this.node.path}: reserved concurrency must be a whole number of at least 1`);
+    }
+    (this.function.node.defaultChild as CfnFunction).reservedConcurrentExecutions = executions;
   }
 }

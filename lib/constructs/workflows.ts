@@ -239,6 +239,11 @@ export class Workflows extends Construct {
     });
     grantBackendAccess(this.stepRunner, props, 'write');
     props.eventBus.grantPutEventsTo(this.stepRunner.role);
+    Validations.of(this.stepRunner.function).acknowledge({
+      id: 'Serverless::Serverless-LambdaDLQ',
+      reason:
+        'Invoked synchronously by the state machines (lambda:invoke, request-response): each step’s retries and catch are in the workflow definition, and a failed run stays visible in its execution history.',
+    });
 
     this.scheduleDeadLetterQueue = props.document.workflows.some((workflow) => workflow.schedule !== null)
       ? new DeadLetterQueue(this, 'ScheduleFailures', {

@@ -497,7 +497,7 @@ describe('API: learned memory over real HTTP', () => {
         headers: { 'content-type': 'application/json' },
       });
 
-      expect(response.status).toBe(422);
+      expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('request.invalid_json');
     });
 

@@ -220,7 +220,7 @@ describe('API: notes over real HTTP', () => {
       expect(body.error.issues?.map((issue) => issue.path).sort()).toEqual(['body.colour', 'body.tags', 'body.text']);
     });
 
-    it('answers 422 for a body that is not JSON, and 415 for one that is not sent as JSON', async () => {
+    it('answers 400 for a body that is not JSON, and 415 for one that is not sent as JSON', async () => {
       const invalid = await api.request<ErrorBody>('POST', '/v1/notes', {
         token: alice,
         rawBody: '{"text": ',
@@ -232,7 +232,7 @@ describe('API: notes over real HTTP', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
 
-      expect([invalid.status, invalid.body.error.code]).toEqual([422, 'request.invalid_json']);
+      expect([invalid.status, invalid.body.error.code]).toEqual([400, 'request.invalid_json']);
       expect([form.status, form.body.error.code]).toEqual([415, 'request.unsupported_media_type']);
     });
 
@@ -355,9 +355,9 @@ describe('API: notes over real HTTP', () => {
       expect(listed.body.items.map((note) => note.text)).toEqual(['prefers concise answers']);
     });
 
-    it('answers 404 for a path with malformed percent-encoding', async () => {
+    it('answers 400 for a path with malformed percent-encoding', async () => {
       const response = await api.request<ErrorBody>('GET', '/v1/notes/%E0%A4%A', { token: alice });
-      expect([response.status, response.body.error.code]).toEqual([404, 'not_found']);
+      expect([response.status, response.body.error.code]).toEqual([400, 'request.malformed_target']);
     });
 
     it('answers 405 for a known path with another method', async () => {

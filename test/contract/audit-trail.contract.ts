@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../lambdas/kernel/audit/audit-entry.schema.ts';
 import type { AuditTrail } from '../../lambdas/kernel/audit/audit-trail.port.ts';
+import { InvalidCursorError } from '../../lambdas/kernel/records/record.errors.ts';
 
 /** What every audit trail does; run against the in-memory fake and the DynamoDB adapter. */
 export const describeAuditTrailContract = (
@@ -53,6 +54,27 @@ export const describeAuditTrailContract = (
       const since = await fixture.trail.list('acme', { limit: 10, since: '2026-06-02T00:00:00.000Z' });
 
       expect(since.items.map((value) => value.id)).toEqual(['new']);
+    });
+
+    it('refuses a cursor positioned before `since`, outside the range the listing reads', async () => {
+      // Prepare: a real cursor after the first of three entries, then a `since` past the position it holds.
+      for (const [id, day] of [
+        ['d1', '01'],
+        ['d2', '02'],
+        ['d3', '03'],
+      ] as const)
+        await fixture.trail.append('acme', entry(id, `2026-06-${day}T00:00:00.000Z`));
+      const first = await fixture.trail.list('acme', { limit: 1 });
+
+      // Act
+      const listing = fixture.trail.list('acme', {
+        limit: 1,
+        cursor: first.nextCursor,
+        since: '2026-06-02T00:00:00.000Z',
+      });
+
+      // Assess
+      await expect(listing).rejects.toBeInstanceOf(InvalidCursorError);
     });
   });
 };

@@ -8,7 +8,9 @@ import { scopeOf } from '../support/scopes.ts';
 
 export interface ContentCipherFixture {
   readonly cipher: ContentCipher;
-  /** The same kind of cipher over another key (another tenant's KMS key, another key file). */
+  /** The same keys reached by another process (another Lambda instance, a restarted server): nothing cached. */
+  readonly peer: ContentCipher;
+  /** The same kind of cipher over another key (another tenant's KMS key and key store, another key file). */
   readonly foreign: ContentCipher;
   close(): Promise<void>;
 }
@@ -25,8 +27,9 @@ const bytesOf = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
  * What every ContentCipher must do: give back exactly what it encrypted, under exactly the context it was
  * encrypted for, and nothing under any other (another tenant, namespace or record, another key, altered
  * bytes), refusing with CiphertextContextMismatchError; never show the plaintext in the ciphertext; never
- * produce the same ciphertext twice. Runs against the Encryption SDK cipher over the local key and over KMS
- * (a stand-in), and the caching cipher over it.
+ * produce the same ciphertext twice; open in another process over the same keys what one process wrote. Runs
+ * against the Encryption SDK cipher over branch keys in both modes (the local KMS, and the KMS stand-in), over
+ * the bare local key, and the caching cipher over them.
  */
 export const describeContentCipherContract = (name: string, create: () => Promise<ContentCipherFixture>) => {
   describe(`Contract: ContentCipher (${name})`, () => {
@@ -73,6 +76,21 @@ export const describeContentCipherContract = (name: string, create: () => Promis
         const stored = Buffer.from(ciphertext);
         expect(stored.includes(Buffer.from(plaintext))).toBe(false);
         expect(stored.toString('latin1')).not.toContain('pangolin');
+      });
+
+      it('gives back in another process over the same keys what this one wrote, and the other way round', async () => {
+        // Prepare: another record of the same owner, so the peer meets keys it has not used yet
+        const elsewhere = { ...context, recordId: newRecordId() };
+        const mine = await fixture.cipher.encrypt(bytesOf('written here'), context);
+        const theirs = await fixture.peer.encrypt(bytesOf('written there'), elsewhere);
+
+        // Act
+        const readThere = await fixture.peer.decrypt(mine, context);
+        const readHere = await fixture.cipher.decrypt(theirs, elsewhere);
+
+        // Assess
+        expect(Buffer.from(readThere).toString()).toBe('written here');
+        expect(Buffer.from(readHere).toString()).toBe('written there');
       });
 
       it('never produces the same ciphertext twice for the same plaintext and context', async () => {

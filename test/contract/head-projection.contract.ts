@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidCursorError } from '../../lambdas/kernel/records/record.errors.ts';
 import type { RecordRevision } from '../../lambdas/kernel/records/record.schema.ts';
+import { KINDS } from '../support/record-kinds.ts';
 import { newRecordId, revisionOf } from '../support/revisions.ts';
 import { type CreateRecordStorage, recordStorageContext } from './record-storage.fixture.ts';
 
@@ -61,6 +62,41 @@ export const describeHeadProjectionContract = (name: string, create: CreateRecor
         await expect(
           context.storage.heads.listHeads(context.notes, { limit: 3, cursor: 'not-a-cursor' }),
         ).rejects.toBeInstanceOf(InvalidCursorError);
+      });
+    });
+
+    describe('Keys where one begins with another', () => {
+      it("lists a namespace's own heads only, not those of namespaces whose keys begin with its key", async () => {
+        // Prepare: the principal's own key begins every agent's key, and agent `coder`'s begins `coder2`'s.
+        const coder = context.alice.namespace(KINDS.note, { agent: 'coder' });
+        const coder2 = context.alice.namespace(KINDS.note, { agent: 'coder2' });
+        const [own, ofCoder, ofCoder2] = [newRecordId(), newRecordId(), newRecordId()];
+        await context.append(revisionOf(context.notes, own, 1));
+        await context.append(revisionOf(coder, ofCoder, 1));
+        await context.append(revisionOf(coder2, ofCoder2, 1));
+
+        // Act
+        const listed = await Promise.all(
+          [context.notes, coder, coder2].map((namespace) => context.storage.heads.listHeads(namespace, { limit: 10 })),
+        );
+
+        // Assess
+        expect(listed.map((page) => page.items.map((head) => head.id))).toEqual([[own], [ofCoder], [ofCoder2]]);
+      });
+
+      it('lists each of two records whose ids begin alike once, at its own revision', async () => {
+        const [shorter, longer] = ['response.length', 'response.length.max'];
+        await context.append(revisionOf(context.notes, shorter, 1));
+        await context.append(revisionOf(context.notes, longer, 1));
+        await context.append(revisionOf(context.notes, longer, 2));
+
+        const heads = await context.storage.heads.listHeads(context.notes, { limit: 10 });
+
+        expect(heads.items.map((head) => [head.id, head.revision])).toEqual([
+          [shorter, 1],
+          [longer, 2],
+        ]);
+        expect(await context.storage.heads.projectedRevision(context.notes, shorter)).toBe(1);
       });
     });
 

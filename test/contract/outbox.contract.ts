@@ -28,6 +28,27 @@ export const describeOutboxContract = (name: string, create: CreateRecordStorage
         expect((await context.storage.revisions.getHead(context.notes, id))?.revision).toBe(1);
       });
 
+      it('leaves no item behind when the marker of a record purged meanwhile is cleared', async () => {
+        // Prepare: the relay read the entry, then the retention sweep purged the record before it was cleared.
+        const [purged, kept] = [newRecordId(), newRecordId()];
+        for (const id of [purged, kept]) await context.append(revisionOf(context.notes, id, 1));
+        const [entry] = (await context.storage.outbox.pendingEvents(10)).filter(
+          (pending) => pending.event.record_id === purged,
+        );
+        expect(await context.storage.maintenance.purge(context.notes, purged)).toBe(2);
+
+        // Act
+        await context.storage.outbox.clearOutboxMarker(entry?.marker as string);
+
+        // Assess: nothing of the purged record came back, and the walk past it still finds the record after it
+        expect(await context.storage.maintenance.purge(context.notes, purged)).toBe(0);
+        expect(await context.storage.revisions.getHead(context.notes, purged)).toBeUndefined();
+        expect((await context.storage.maintenance.listRecordIds(context.notes, { limit: 10 })).items).toEqual([kept]);
+        expect((await context.storage.outbox.pendingEvents(10)).map((pending) => pending.event.record_id)).toEqual([
+          kept,
+        ]);
+      });
+
       it('gives the oldest events first, no more than the limit, and clearing one marker leaves the others pending', async () => {
         // Prepare
         const events: RecordEvent[] = [];

@@ -146,6 +146,55 @@ export const describeRevisionStoreContract = (name: string, create: CreateRecord
       });
     });
 
+    describe('Keys where one begins with another', () => {
+      // Records whose id is their name (guardrails) have ids like these; one id must never reach the other's items.
+      const [shorter, longer] = ['response.length', 'response.length.max'];
+
+      it('keeps a record apart from one whose id begins with its own', async () => {
+        // Prepare
+        await context.append(revisionOf(context.notes, shorter, 1, { content: { text: 'the shorter', tags: [] } }));
+        for (const revision of [1, 2, 3])
+          await context.append(
+            revisionOf(context.notes, longer, revision, { content: { text: `the longer ${revision}`, tags: [] } }),
+          );
+
+        // Act
+        const head = await context.storage.revisions.getHead(context.notes, shorter);
+        const revisions = await context.storage.revisions.listRevisions(context.notes, shorter, { limit: 10 });
+
+        // Assess
+        expect(head).toMatchObject({ id: shorter, revision: 1, content: { text: 'the shorter', tags: [] } });
+        expect(await context.storage.revisions.getRevision(context.notes, shorter, 2)).toBeUndefined();
+        expect(revisions.items.map((revision) => [revision.id, revision.revision])).toEqual([[shorter, 1]]);
+        expect((await context.storage.revisions.getHead(context.notes, longer))?.revision).toBe(3);
+        expect(
+          (await context.storage.revisions.listRevisions(context.notes, longer, { limit: 10 })).items.map(
+            (revision) => revision.revision,
+          ),
+        ).toEqual([1, 2, 3]);
+      });
+
+      it('keeps a namespace apart from those whose keys begin with its own (agents, sessions)', async () => {
+        // Prepare: the principal's own key begins every agent's and session's key; `s1` begins `s10`.
+        const own = context.alice.namespace(KINDS['session-events']);
+        const first = context.alice.namespace(KINDS['session-events'], { session: 's1' });
+        const tenth = context.alice.namespace(KINDS['session-events'], { session: 's10' });
+        const [inTenth, inOwn] = [newRecordId(), newRecordId()];
+        await context.append(revisionOf(tenth, inTenth, 1));
+        await context.append(revisionOf(own, inOwn, 1));
+
+        // Act
+        const seenInFirst = await context.storage.revisions.getHead(first, inTenth);
+
+        // Assess
+        expect(seenInFirst).toBeUndefined();
+        expect(await context.storage.revisions.getHead(own, inTenth)).toBeUndefined();
+        expect(await context.storage.revisions.getHead(first, inOwn)).toBeUndefined();
+        expect((await context.storage.revisions.listRevisions(first, inTenth, { limit: 10 })).items).toEqual([]);
+        expect((await context.storage.revisions.getHead(tenth, inTenth))?.revision).toBe(1);
+      });
+    });
+
     describe('Expiry', () => {
       it('leaves out whatever has passed its expiry', async () => {
         const [shortLived, longLived] = [newRecordId(), newRecordId()];

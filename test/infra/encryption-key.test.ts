@@ -1,7 +1,59 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { IConstruct } from 'constructs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EncryptionKey, type EncryptionKeyProps } from '../../lib/constructs/encryption-key.ts';
-import { bareStack, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
+import {
+  bareStack,
+  cdkJsonContext,
+  FIXTURE_SOURCES,
+  type SynthesizedApp,
+  synthesizeApp,
+} from './support/fixture-app.ts';
+import { logicalIdOf, type PolicyStatement, statementsOf } from './support/template-queries.ts';
+
+/** A tenant's own key, as `-c encryptionKeyArn=…` names it. */
+const TENANT_KEY_ARN = 'arn:aws:kms:eu-west-1:444455556666:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+
+/** What the account's IAM policies may do with a created key: the key policy's one statement. */
+const IAM_DELEGATION = {
+  Effect: 'Allow',
+  Principal: {
+    AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] },
+  },
+  Action: 'kms:*',
+  Resource: '*',
+};
+
+/** DynamoDB opening the table key on the caller's behalf, in the stack's own region and partition. */
+const THROUGH_DYNAMODB = {
+  StringEquals: {
+    'kms:ViaService': { 'Fn::Join': ['', ['dynamodb.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }]] },
+  },
+};
+
+/** Data keys of record content: only with Memory Hub's encryption context, which always names the tenant. */
+const CONTENT_CONTEXT = {
+  'ForAllValues:StringLike': { 'kms:EncryptionContextKeys': 'memory-hub:*' },
+  'ForAnyValue:StringEquals': { 'kms:EncryptionContextKeys': 'memory-hub:tenant' },
+};
+
+type KmsStatement = PolicyStatement & { readonly Condition?: unknown };
+
+/**
+ * The branch key store's own KMS grants (branch-key-store.test.ts): its calls only, each on the condition that
+ * the encryption context names the key store (`tablename`), creation's ReEncrypt among them.
+ */
+const namesKeyStore = (statement: KmsStatement): boolean =>
+  JSON.stringify(statement.Condition ?? {}).includes('kms:EncryptionContext:tablename');
+
+/** A role's statements that allow KMS actions (the key store's aside), each with its actions sorted. */
+function kmsStatementsOf(synthesized: SynthesizedApp, role: IConstruct): KmsStatement[] {
+  return (statementsOf(synthesized.template, role) as KmsStatement[])
+    .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
+    .filter((statement) => !namesKeyStore(statement))
+    .map((statement) => ({ ...statement, Action: [statement.Action].flat().sort() }));
+}
 
 describe('Construct: EncryptionKey', () => {
   let synthesized: SynthesizedApp;
@@ -44,5 +96,218 @@ describe('Construct: EncryptionKey', () => {
     // Assess
     Template.fromStack(stack).hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
     Template.fromStack(stack).hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/memory-hub/qa' });
+  });
+
+  describe('Method: key policy', () => {
+    it('grants nothing beyond delegating to the account’s IAM policies, where every grant is made', () => {
+      // Prepare
+      const [key] = Object.values(synthesized.template.findResources('AWS::KMS::Key'));
+
+      // Assess
+      expect(key?.Properties.KeyPolicy.Statement).toEqual([IAM_DELEGATION]);
+    });
+  });
+
+  describe('Method: grants to the functions', () => {
+    const readFunction = () =>
+      synthesized.stack.apiFunctions.functions.get('test/infra/fixtures/handlers/things.lambda.ts#listThings');
+    const writeFunction = () =>
+      synthesized.stack.apiFunctions.functions.get('test/infra/fixtures/handlers/things.lambda.ts#createThing');
+    const keyArn = () => ({ 'Fn::GetAtt': [logicalIdOf(synthesized.stack.encryptionKey.key), 'Arn'] });
+
+    it('lets a function that reads decrypt, through DynamoDB for the table and under the content context', () => {
+      // Prepare
+      const serviceFunction = readFunction();
+      if (!serviceFunction) throw new Error('the fixture document has no listThings');
+
+      // Assess
+      expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual(
+        expect.arrayContaining([
+          {
+            Effect: 'Allow',
+            Action: ['kms:Decrypt', 'kms:DescribeKey'],
+            Resource: keyArn(),
+            Condition: THROUGH_DYNAMODB,
+          },
+          { Effect: 'Allow', Action: ['kms:Decrypt'], Resource: keyArn(), Condition: CONTENT_CONTEXT },
+        ]),
+      );
+      expect(kmsStatementsOf(synthesized, serviceFunction.role)).toHaveLength(2);
+    });
+
+    it('lets a function that writes open old content data keys and make none: content is written under branch keys', () => {
+      // Prepare
+      const serviceFunction = writeFunction();
+      if (!serviceFunction) throw new Error('the fixture document has no createThing');
+
+      // Assess
+      expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual(
+        expect.arrayContaining([
+          {
+            Effect: 'Allow',
+            Action: ['kms:Decrypt', 'kms:DescribeKey'],
+            Resource: keyArn(),
+            Condition: THROUGH_DYNAMODB,
+          },
+          {
+            Effect: 'Allow',
+            Action: ['kms:Decrypt'],
+            Resource: keyArn(),
+            Condition: CONTENT_CONTEXT,
+          },
+        ]),
+      );
+      expect(kmsStatementsOf(synthesized, serviceFunction.role)).toHaveLength(2);
+    });
+
+    it('grants no role kms:Encrypt, kms:ReEncrypt* or a wildcard, and every KMS action on a condition', () => {
+      // Prepare: every statement of every policy in the template
+      const statements = Object.values(synthesized.template.findResources('AWS::IAM::Policy')).flatMap(
+        (policy) => policy.Properties.PolicyDocument.Statement as KmsStatement[],
+      );
+      const kms = statements
+        .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
+        .filter((statement) => !namesKeyStore(statement));
+      const relayStreamRead = statementsOf(synthesized.template, synthesized.stack.outboxRelay.relay.role).filter(
+        (statement) => [statement.Action].flat().includes('dynamodb:GetRecords'),
+      );
+
+      // Assess
+      expect(kms.length).toBeGreaterThan(0);
+      for (const statement of kms) {
+        for (const action of [statement.Action].flat()) {
+          expect(['kms:Encrypt', 'kms:ReEncryptFrom', 'kms:ReEncryptTo']).not.toContain(action);
+          expect(action).not.toContain('*');
+        }
+        // The one exception: the relay reading the table's stream (see OutboxRelay), on this key only.
+        if (statement.Condition === undefined)
+          expect([statement.Action].flat().sort()).toEqual(['kms:Decrypt', 'kms:DescribeKey']);
+      }
+      expect(kms.filter((statement) => statement.Condition === undefined)).toHaveLength(relayStreamRead.length);
+    });
+
+    it('gives the relay and the sweep no content data keys: they move events, never content', () => {
+      // Prepare
+      const { relay, sweep } = synthesized.stack.outboxRelay;
+
+      // Assess
+      for (const serviceFunction of [relay, sweep]) {
+        const statements = kmsStatementsOf(synthesized, serviceFunction.role);
+        expect(statements.filter((statement) => statement.Condition !== undefined)).toEqual([
+          {
+            Effect: 'Allow',
+            Action: ['kms:Decrypt', 'kms:DescribeKey'],
+            Resource: keyArn(),
+            Condition: THROUGH_DYNAMODB,
+          },
+        ]);
+      }
+    });
+  });
+});
+
+describe('Construct: EncryptionKey, with the tenant’s own key (residency)', () => {
+  let synthesized: SynthesizedApp;
+
+  beforeAll(() => {
+    // Prepare & Act
+    synthesized = synthesizeApp({ stage: 'test', appOptions: { encryptionKeyArn: TENANT_KEY_ARN } });
+  });
+  afterAll(() => synthesized.dispose());
+
+  it('creates no key and no alias', () => {
+    // Assess
+    synthesized.template.resourceCountIs('AWS::KMS::Key', 0);
+    synthesized.template.resourceCountIs('AWS::KMS::Alias', 0);
+    expect(synthesized.stack.encryptionKey.alias).toBeUndefined();
+  });
+
+  it('encrypts the table with it and tells every function its ARN, nothing above the adapters changing', () => {
+    // Assess
+    synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: TENANT_KEY_ARN },
+    });
+    const functions = Object.values(synthesized.template.findResources('AWS::Lambda::Function')).filter(
+      (resource) => resource.Properties.Environment?.Variables?.MEMORY_HUB_TABLE_NAME !== undefined,
+    );
+    expect(functions.length).toBeGreaterThan(0);
+    for (const resource of functions)
+      expect(resource.Properties.Environment.Variables.MEMORY_HUB_KEY_ARN).toBe(TENANT_KEY_ARN);
+  });
+
+  it('grants the same conditioned actions on that key, in the functions’ own IAM policies', () => {
+    // Prepare
+    const serviceFunction = synthesized.stack.apiFunctions.functions.get(
+      'test/infra/fixtures/handlers/things.lambda.ts#createThing',
+    );
+    if (!serviceFunction) throw new Error('the fixture document has no createThing');
+
+    // Assess
+    expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['kms:Decrypt', 'kms:DescribeKey'],
+        Resource: TENANT_KEY_ARN,
+        Condition: THROUGH_DYNAMODB,
+      },
+      {
+        Effect: 'Allow',
+        Action: ['kms:Decrypt'],
+        Resource: TENANT_KEY_ARN,
+        Condition: CONTENT_CONTEXT,
+      },
+    ]);
+  });
+
+  it('refuses to deploy the environment-agnostic template in a region other than the key’s', () => {
+    // Assess
+    expect(synthesized.template.toJSON().Rules).toMatchObject({
+      [Object.keys(synthesized.template.toJSON().Rules ?? {}).find((id) => id.includes('KeyRegion')) ?? 'missing']: {
+        Assertions: [{ Assert: { 'Fn::Equals': [{ Ref: 'AWS::Region' }, 'eu-west-1'] } }],
+      },
+    });
+  });
+
+  it('outputs the key’s ARN', () => {
+    // Assess
+    synthesized.template.hasOutput('KeyArn', { Value: TENANT_KEY_ARN });
+  });
+
+  it('is named by context too (`-c encryptionKeyArn=…`)', () => {
+    // Act
+    const { stack } = createMemoryHubApp({
+      appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], encryptionKeyArn: TENANT_KEY_ARN } },
+      stage: 'ctx',
+      ...FIXTURE_SOURCES,
+    });
+
+    // Assess
+    expect(stack.encryptionKey.key.keyArn).toBe(TENANT_KEY_ARN);
+  });
+
+  it('refuses what is not the ARN of a key: an alias, another service, garbage', () => {
+    // Act & Assess
+    for (const arn of [
+      'arn:aws:kms:eu-west-1:444455556666:alias/memory-hub',
+      'arn:aws:s3:::bucket',
+      'alias/memory-hub/prod',
+      '1234abcd-12ab-34cd-56ef-1234567890ab',
+    ]) {
+      expect(() => new EncryptionKey(bareStack(), 'EncryptionKey', { stage: 'qa', existingKeyArn: arn }), arn).toThrow(
+        /is not the ARN of a KMS key/,
+      );
+    }
+  });
+
+  it('refuses a key in another region than the one the stack is pinned to', () => {
+    // Act & Assess
+    expect(() =>
+      createMemoryHubApp({
+        appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } },
+        env: { region: 'eu-central-1' },
+        encryptionKeyArn: TENANT_KEY_ARN,
+        ...FIXTURE_SOURCES,
+      }),
+    ).toThrow(/the key is in eu-west-1, the stack in eu-central-1/);
   });
 });

@@ -2,7 +2,8 @@ import { Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeadLetterQueue } from '../../lib/constructs/dead-letter-queue.ts';
-import { MemoryHubEventBus } from '../../lib/constructs/event-bus.ts';
+import { MemoryHubEventBus, RECORD_EVENTS_PATTERN } from '../../lib/constructs/event-bus.ts';
+import { type EventConsumer, recordEventsPattern } from '../../lib/constructs/event-consumers.ts';
 import { bareStack, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
 import { actionsOf, logicalIdOf, statementsAllowing } from './support/template-queries.ts';
 
@@ -120,7 +121,6 @@ describe('Event backbone', () => {
           expect.arrayContaining([
             'dynamodb:UpdateItem',
             'dynamodb:Query',
-            'kms:Encrypt',
             'kms:Decrypt',
             'ssm:GetParameter',
             'events:PutEvents',
@@ -145,7 +145,7 @@ describe('Event backbone', () => {
         [synthesized.stack.eventConsumers.consumer('recordAudit'), 'recordAudit'],
       ] as const;
 
-    it('routes every record event to projectHead and to recordAudit, each through its own rule', () => {
+    it('routes record events to projectHead and to recordAudit, each through its own rule', () => {
       // Assess
       synthesized.template.resourceCountIs('AWS::Events::Rule', 2);
       for (const [consumer, handler] of consumers()) {
@@ -159,10 +159,36 @@ describe('Event backbone', () => {
         });
         synthesized.template.hasResourceProperties('AWS::Events::Rule', {
           EventBusName: { Ref: logicalIdOf(synthesized.stack.eventBus.bus) },
-          EventPattern: { source: ['memory-hub'], 'detail-type': [{ prefix: 'record.' }] },
+          EventPattern: Match.objectLike({ source: ['memory-hub'], 'detail-type': [{ prefix: 'record.' }] }),
           Targets: [Match.objectLike({ Arn: arnOf(logicalIdOf(consumer.consumer.function)) })],
         });
       }
+    });
+
+    it('leaves out of each rule the record kinds its consumer does not handle, as the deployment document says', () => {
+      // Prepare: the fixture's kinds are thing, thing-events and thing-receipt
+      const patternOf = (consumer: EventConsumer) =>
+        synthesized.template.toJSON().Resources[logicalIdOf(consumer.rule)].Properties.EventPattern;
+
+      // Assess: an event of a kind not named (a kind newer than the rule) still reaches both
+      expect(patternOf(synthesized.stack.eventConsumers.consumer('projectHead'))).toEqual({
+        source: ['memory-hub'],
+        'detail-type': [{ prefix: 'record.' }],
+        detail: { record_kind: [{ 'anything-but': ['thing-events'] }] },
+      });
+      expect(patternOf(synthesized.stack.eventConsumers.consumer('recordAudit'))).toEqual({
+        source: ['memory-hub'],
+        'detail-type': [{ prefix: 'record.' }],
+        detail: { record_kind: [{ 'anything-but': ['thing-events', 'thing-receipt'] }] },
+      });
+    });
+
+    it('filters nothing for a consumer that handles every kind', () => {
+      // Act
+      const pattern = recordEventsPattern([]);
+
+      // Assess
+      expect(pattern).toEqual(RECORD_EVENTS_PATTERN);
     });
 
     it('retries delivery for 24 hours, then sends the event to the consumer’s own dead-letter queue', () => {
@@ -202,9 +228,10 @@ describe('Event backbone', () => {
       for (const [consumer] of consumers()) {
         const actions = actionsOf(synthesized.template, consumer.consumer.role);
         expect(actions).toEqual(
-          expect.arrayContaining(['dynamodb:PutItem', 'kms:GenerateDataKey*', 'ssm:GetParameter', 'sqs:SendMessage']),
+          expect.arrayContaining(['dynamodb:PutItem', 'kms:Decrypt', 'ssm:GetParameter', 'sqs:SendMessage']),
         );
         expect(actions).not.toContain('events:PutEvents');
+        expect(actions).not.toContain('kms:GenerateDataKey');
       }
     });
   });

@@ -1,8 +1,16 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handler as preTokenGeneration } from '../../lambdas/app/pre-token-generation.lambda.ts';
+import {
+  createPreTokenGenerationHandler,
+  handler as deployedPreTokenGeneration,
+} from '../../lambdas/app/pre-token-generation.lambda.ts';
+import { API_CLIENT_SCOPES_ENV } from '../../lib/constructs/identity.ts';
 import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+
+const READ = 'memory-hub/memory.read';
+const WRITE = 'memory-hub/memory.write';
+const ADMIN = 'memory-hub/memory.admin';
 
 describe('Construct: Identity', () => {
   let synthesized: SynthesizedApp;
@@ -30,15 +38,77 @@ describe('Construct: Identity', () => {
     });
   });
 
-  it('declares the memory-hub resource server with read and write scopes', () => {
+  it('declares the memory-hub resource server with read, write and admin scopes', () => {
     // Assess
     synthesized.template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
       Identifier: 'memory-hub',
-      Scopes: Match.arrayWith([
+      Scopes: [
         Match.objectLike({ ScopeName: 'memory.read' }),
         Match.objectLike({ ScopeName: 'memory.write' }),
-      ]),
+        Match.objectLike({ ScopeName: 'memory.admin' }),
+      ],
     });
+  });
+
+  it.each([
+    ['agent-app', ['/memory.read', '/memory.write']],
+    ['reader-app', ['/memory.read']],
+    ['operator-app', ['/memory.read', '/memory.write', '/memory.admin']],
+  ])('allows the %s client exactly the scopes %j', (clientName, scopes) => {
+    // Prepare
+    const clients = Object.values(
+      synthesized.template.findResources('AWS::Cognito::UserPoolClient', { Properties: { ClientName: clientName } }),
+    );
+    const allowed = (clients[0]?.Properties.AllowedOAuthScopes ?? []) as unknown[];
+
+    // Assess
+    expect(clients).toHaveLength(1);
+    expect(allowed.filter((scope) => scope !== 'openid')).toEqual(
+      scopes.map((scope) => ({ 'Fn::Join': ['', [expect.anything(), scope]] })),
+    );
+  });
+
+  it('accepts tokens of every API client at the authorizer and tells the trigger which scopes each holds', () => {
+    // Prepare
+    const clientIds = Object.keys(synthesized.template.findResources('AWS::Cognito::UserPoolClient'));
+    const [authorizer] = Object.values(synthesized.template.findResources('AWS::ApiGatewayV2::Authorizer'));
+    const parameters = synthesized.template.findResources('AWS::SSM::Parameter', {
+      Properties: { Name: '/memory-hub/test/api-client-scopes' },
+    });
+    const value = JSON.stringify(Object.values(parameters)[0]?.Properties.Value);
+
+    // Assess
+    expect(authorizer?.Properties.JwtConfiguration.Audience).toEqual(clientIds.map((id) => ({ Ref: id })));
+    expect(Object.keys(parameters)).toHaveLength(1);
+    for (const id of clientIds) expect(value).toContain(`{"Ref":"${id}"}`);
+    expect(value).toContain(ADMIN);
+  });
+
+  it('lets the trigger read the client scopes (named, not referenced: the pool depends on the trigger)', () => {
+    // Prepare
+    const triggers = synthesized.template.findResources('AWS::Lambda::Function', {
+      Properties: { Description: Match.stringLikeRegexp('custom:tenant') },
+    });
+    const [trigger] = Object.values(triggers);
+    const roleLogicalId = trigger?.Properties.Role['Fn::GetAtt'][0] as string;
+    const policies = Object.values(
+      synthesized.template.findResources('AWS::IAM::Policy', {
+        Properties: { Roles: [{ Ref: roleLogicalId }] },
+      }),
+    );
+    const statements = policies.flatMap(
+      (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[],
+    );
+
+    // Assess
+    expect(trigger?.Properties.Environment.Variables[API_CLIENT_SCOPES_ENV]).toBe('/memory-hub/test/api-client-scopes');
+    expect(
+      statements.some(
+        (statement) =>
+          [statement.Action].flat().includes('ssm:GetParameter') &&
+          JSON.stringify(statement.Resource).includes(':parameter/memory-hub/test/api-client-scopes'),
+      ),
+    ).toBe(true);
   });
 
   it('lets the agent-app client sign in with SRP (or the IAM-guarded admin flow), refresh, and request the memory scopes', () => {
@@ -81,18 +151,124 @@ describe('Construct: Identity', () => {
 });
 
 describe('Function: pre-token-generation handler', () => {
+  /** A trigger that knows no API client, as the tests of the tenant claim need. */
+  const preTokenGeneration = createPreTokenGenerationHandler({ clientScopes: async () => new Map() });
   const eventWith = (
     userAttributes: Record<string, string>,
     claimsAndScopeOverrideDetails: PreTokenGenerationV2TriggerEvent['response']['claimsAndScopeOverrideDetails'] = {},
+    request: Partial<PreTokenGenerationV2TriggerEvent['request']> = {},
+    clientId = 'client-1',
   ): PreTokenGenerationV2TriggerEvent => ({
     version: '2',
     triggerSource: 'TokenGeneration_Authentication',
     region: 'eu-west-1',
     userPoolId: 'eu-west-1_example',
     userName: 'agent-1',
-    callerContext: { awsSdkVersion: 'aws-sdk-js-3', clientId: 'client-1' },
-    request: { userAttributes, groupConfiguration: { groupsToOverride: ['project:apollo:member'] } },
+    callerContext: { awsSdkVersion: 'aws-sdk-js-3', clientId },
+    request: {
+      userAttributes,
+      groupConfiguration: { groupsToOverride: ['project:apollo:member'] },
+      scopes: ['aws.cognito.signin.user.admin'],
+      ...request,
+    },
     response: { claimsAndScopeOverrideDetails },
+  });
+
+  it('issues no token from a deployed trigger that was not told where the client scopes are', async () => {
+    // Prepare
+    const event = eventWith({ 'custom:tenant': 'acme' });
+
+    // Act & Assess
+    expect(process.env[API_CLIENT_SCOPES_ENV]).toBeUndefined();
+    await expect(deployedPreTokenGeneration(event)).rejects.toThrow(/scopes/);
+  });
+
+  describe('Scopes', () => {
+    const clientScopes = async () =>
+      new Map([
+        ['reader-client', [READ]],
+        ['operator-client', [READ, WRITE, ADMIN]],
+      ]);
+
+    it.each([
+      ['reader-client', [READ]],
+      ['operator-client', [READ, WRITE, ADMIN]],
+    ])(
+      'adds the scopes %s holds to a token from an API sign-in (SRP, admin password, refresh)',
+      async (client, scopes) => {
+        // Prepare
+        const trigger = createPreTokenGenerationHandler({ clientScopes });
+        const event = eventWith({ 'custom:tenant': 'acme' }, {}, {}, client);
+
+        // Act
+        const result = await trigger(event);
+
+        // Assess
+        expect(result.response.claimsAndScopeOverrideDetails.accessTokenGeneration?.scopesToAdd).toEqual(scopes);
+      },
+    );
+
+    it('adds nothing to a token from an OAuth flow, which carries the scopes it asked for and was allowed', async () => {
+      // Prepare
+      const trigger = createPreTokenGenerationHandler({ clientScopes });
+      const event = eventWith({ 'custom:tenant': 'acme' }, {}, { scopes: ['openid', READ] }, 'operator-client');
+
+      // Act
+      const result = await trigger(event);
+
+      // Assess
+      expect(result.response.claimsAndScopeOverrideDetails.accessTokenGeneration?.scopesToAdd).toBeUndefined();
+    });
+
+    it('adds nothing for an app client the API does not accept', async () => {
+      // Prepare
+      const trigger = createPreTokenGenerationHandler({ clientScopes });
+
+      // Act
+      const result = await trigger(eventWith({ 'custom:tenant': 'acme' }, {}, {}, 'some-other-app'));
+
+      // Assess
+      expect(result.response.claimsAndScopeOverrideDetails.accessTokenGeneration?.scopesToAdd).toBeUndefined();
+    });
+
+    it('issues no token when the client scopes cannot be read, rather than one without its scopes', async () => {
+      // Prepare
+      const trigger = createPreTokenGenerationHandler({
+        clientScopes: () => Promise.reject(new Error('ThrottlingException')),
+      });
+
+      // Act & Assess
+      await expect(trigger(eventWith({ 'custom:tenant': 'acme' }))).rejects.toThrow(/scopes/);
+    });
+  });
+
+  describe('Groups', () => {
+    it.each(['project:p7:member,org:admin', 'project:p7:member org:admin', 'Admins', 'org:owner'])(
+      'issues no token to a user in the group %j, whose name is outside project:{id}:{role} and org:admin',
+      async (group) => {
+        // Prepare
+        const event = eventWith(
+          { 'custom:tenant': 'acme' },
+          {},
+          { groupConfiguration: { groupsToOverride: ['project:p7:member', group] } },
+        );
+
+        // Act & Assess
+        await expect(preTokenGeneration(event)).rejects.toThrow(/group/);
+      },
+    );
+
+    it('issues a token to a user in documented groups only', async () => {
+      // Prepare
+      const event = eventWith(
+        { 'custom:tenant': 'acme' },
+        {},
+        { groupConfiguration: { groupsToOverride: ['project:p7:member', 'org:admin'] } },
+      );
+
+      // Act & Assess
+      await expect(preTokenGeneration(event)).resolves.toBeDefined();
+    });
   });
 
   it('copies custom:tenant into the access token claims', async () => {

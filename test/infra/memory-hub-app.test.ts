@@ -2,12 +2,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_PARAMETER_INITIAL_VALUE } from '../../lib/constructs/parameters.ts';
 import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
-import { DEFAULT_CONFIG_PATH, OPENAPI_DOCUMENT_PATH, WORKFLOWS_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
+import { OPENAPI_DOCUMENT_PATH, WORKFLOWS_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
 import { groupOperationsByFunction, readApiOperations } from '../../lib/openapi-operations.ts';
 import { loadWorkflowsDocument } from '../../lib/workflow-policies.ts';
 import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
 import { actionsOf, logicalIdOf, statementsAllowing } from './support/template-queries.ts';
+
+/** The cdk-nag packs every synth runs (`Validations.of(app).addPlugins(...)`). */
+const NAG_PACKS = ['AwsSolutions', 'Serverless'] as const;
 
 interface ValidationReport {
   readonly pluginReports: readonly {
@@ -64,24 +68,24 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
     expect(synthesized.assembly.stacks.map((stack) => stack.stackName)).toEqual(['MemoryHub-dev']);
   });
 
-  it('has no unacknowledged cdk-nag AwsSolutions findings, errors or warnings', () => {
+  it.each(NAG_PACKS)('has no unacknowledged cdk-nag %s findings, errors or warnings', (pack) => {
     // Prepare
-    const awsSolutions = report.pluginReports.find((plugin) => plugin.pluginName === 'AwsSolutions');
-    const findings = (awsSolutions?.violations ?? []).flatMap((violation) =>
+    const checks = report.pluginReports.find((plugin) => plugin.pluginName === pack);
+    const findings = (checks?.violations ?? []).flatMap((violation) =>
       violation.violatingConstructs.map(
         (where) => `${violation.severity} ${violation.ruleName} at ${where.constructPath}`,
       ),
     );
 
     // Assess
-    expect(awsSolutions, 'the AwsSolutions checks ran').toBeDefined();
+    expect(checks, `the ${pack} checks ran`).toBeDefined();
     expect(findings).toEqual([]);
   });
 
   it('has no findings from any other validation either (CloudFormation rules, annotations)', () => {
     // Prepare
     const findings = report.pluginReports
-      .filter((plugin) => plugin.pluginName !== 'AwsSolutions')
+      .filter((plugin) => !(NAG_PACKS as readonly string[]).includes(plugin.pluginName))
       .flatMap((plugin) => plugin.violations.map((violation) => `${plugin.pluginName}: ${violation.ruleName}`));
 
     // Assess
@@ -119,7 +123,7 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
     }
   });
 
-  it('builds a state machine for every workflow of workflows.json and holds the default configuration', () => {
+  it('builds a state machine for every workflow of workflows.json and creates the configuration parameter', () => {
     // Prepare
     const workflows = loadWorkflowsDocument(WORKFLOWS_DOCUMENT_PATH).workflows;
     const [parameter] = Object.values(synthesized.template.findResources('AWS::SSM::Parameter'));
@@ -127,7 +131,7 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
     // Assess
     expect([...synthesized.stack.workflows.stateMachines.keys()]).toEqual(workflows.map(({ name }) => name));
     expect(parameter?.Properties.Name).toBe('/memory-hub/dev/config');
-    expect(JSON.parse(parameter?.Properties.Value)).toEqual(JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')));
+    expect(parameter?.Properties.Value).toBe(CONFIG_PARAMETER_INITIAL_VALUE);
   });
 
   it('lets exactly the functions whose operations start workflows start every state machine', () => {
@@ -181,6 +185,27 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
         role,
         actions: (role === relay ? [...traces, 'dynamodb:ListStreams'] : traces).sort(),
       });
+  });
+
+  it('traces every function actively', () => {
+    // Prepare
+    const functions = Object.entries(synthesized.template.findResources('AWS::Lambda::Function'));
+
+    // Assess
+    expect(functions.length).toBeGreaterThan(20);
+    for (const [id, resource] of functions)
+      expect({ id, tracing: resource.Properties.TracingConfig }).toEqual({ id, tracing: { Mode: 'Active' } });
+  });
+
+  it('never invokes a consumer for the record kinds it ignores: each rule leaves them out', () => {
+    // Prepare
+    const detailOf = (handler: string) =>
+      synthesized.template.toJSON().Resources[logicalIdOf(synthesized.stack.eventConsumers.consumer(handler).rule)]
+        .Properties.EventPattern.detail;
+
+    // Assess: session events are their own heads, and are audited by the beliefs they teach
+    expect(detailOf('projectHead')).toEqual({ record_kind: [{ 'anything-but': ['session-events'] }] });
+    expect(detailOf('recordAudit')).toEqual({ record_kind: [{ 'anything-but': ['idempotency', 'session-events'] }] });
   });
 
   it('synthesizes environment-agnostic when no account or region is given', () => {

@@ -17,7 +17,8 @@ describe('Construct: MemoryTable', () => {
 
   it('has the pk/sk string key schema the record store is written against', () => {
     // Assess
-    synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    // The memory table, and the branch key store's table beside it (branch-key-store.test.ts).
+    synthesized.template.resourceCountIs('AWS::DynamoDB::Table', 2);
     synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: [
         { AttributeName: 'pk', KeyType: 'HASH' },

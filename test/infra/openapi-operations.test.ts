@@ -5,7 +5,7 @@ import { FIXTURE_DOCUMENT_PATH } from './support/fixture-app.ts';
 
 const operation = (lambda: Record<string, unknown>, authenticated = true) => ({
   responses: { '200': { description: 'ok' } },
-  'x-memory-hub': { authenticated, lambda },
+  'x-memory-hub': { authenticated, ...(authenticated && { requiredScope: 'memory-hub/memory.read' }), lambda },
 });
 const documentWith = (paths: Record<string, unknown>) => ({ openapi: '3.1.0', info: {}, paths });
 const notes = { entry: 'lambdas/capabilities/notes/notes.lambda.ts', handler: 'getNote', access: 'read' };
@@ -27,12 +27,20 @@ describe('Function: readApiOperations', () => {
 
     // Assess
     expect(operations).toEqual([
-      { method: 'GET', path: '/v1/notes/{id}', operationId: undefined, authenticated: true, lambda: notes },
+      {
+        method: 'GET',
+        path: '/v1/notes/{id}',
+        operationId: undefined,
+        authenticated: true,
+        requiredScope: 'memory-hub/memory.read',
+        lambda: notes,
+      },
       {
         method: 'DELETE',
         path: '/v1/notes/{id}',
         operationId: undefined,
         authenticated: true,
+        requiredScope: 'memory-hub/memory.read',
         lambda: { ...notes, handler: 'deleteNote', access: 'write' },
       },
       {
@@ -43,6 +51,18 @@ describe('Function: readApiOperations', () => {
         lambda: { ...notes, handler: 'getHealth', access: 'none' },
       },
     ]);
+  });
+
+  it.each([
+    ['an authenticated operation without a required scope', { authenticated: true }, /names no requiredScope/],
+    ['a public operation with one', { authenticated: false, requiredScope: 'memory-hub/memory.read' }, /public/],
+    ['a scope outside resource-server/name', { authenticated: true, requiredScope: 'read' }, /resource-server/],
+  ])('refuses %s', (_, access, message) => {
+    // Prepare
+    const document = documentWith({ '/v1/a': { get: { 'x-memory-hub': { ...access, lambda: notes } } } });
+
+    // Act & Assess
+    expect(() => readApiOperations(document)).toThrow(message);
   });
 
   it('reads the fixture document', () => {

@@ -1,63 +1,58 @@
 import { readFileSync } from 'node:fs';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { loadDefaultConfig, Parameters, STANDARD_PARAMETER_MAX_BYTES } from '../../lib/constructs/parameters.ts';
-import { bareStack, FIXTURE_SOURCES } from './support/fixture-app.ts';
+import { CONFIG_PARAMETER_INITIAL_VALUE, Parameters } from '../../lib/constructs/parameters.ts';
+import { bareStack } from './support/fixture-app.ts';
+
+/** The document 4233b7e's stack wrote into the parameter, as it was deployed (compact JSON). */
+const DEPLOYED_VALUE = JSON.stringify(
+  JSON.parse(readFileSync('test/fixtures/deployed/default-config.4233b7e.json', 'utf8')),
+);
 
 describe('Construct: Parameters', () => {
-  const defaultConfig = loadDefaultConfig(FIXTURE_SOURCES.defaultConfigPath);
-
-  it('creates /memory-hub/{stage}/config holding the default configuration as JSON', () => {
+  it('creates /memory-hub/{stage}/config with every property as the previous release deployed it', () => {
     // Prepare
     const stack = bareStack();
 
     // Act
-    new Parameters(stack, 'Parameters', { stage: 'qa', defaultConfig });
+    new Parameters(stack, 'Parameters', { stage: 'qa' });
 
-    // Assess
+    // Assess: CloudFormation rewrites the value, and the operator's overrides in it, when any property changes
     const [parameter] = Object.values(Template.fromStack(stack).findResources('AWS::SSM::Parameter'));
-    expect(parameter?.Properties).toMatchObject({
+    expect(parameter?.Properties).toEqual({
       Name: '/memory-hub/qa/config',
       Type: 'String',
+      Value: DEPLOYED_VALUE,
+      Description: 'Memory Hub qa: tunable configuration (JSON), validated by the service at start',
       DataType: 'text',
       Tier: 'Standard',
     });
-    expect(JSON.parse(parameter?.Properties.Value)).toEqual(
-      JSON.parse(readFileSync(FIXTURE_SOURCES.defaultConfigPath, 'utf8')),
-    );
   });
 
-  it('moves to the Advanced tier when the configuration outgrows a Standard parameter', () => {
+  it('writes one constant value, whatever the stage, that never follows the service defaults', () => {
     // Prepare
-    const stack = bareStack();
-    const large = { ...defaultConfig, agents: { notes: 'x'.repeat(STANDARD_PARAMETER_MAX_BYTES) } };
+    const stacks = ['dev', 'prod'].map((stage) => {
+      const stack = bareStack();
+      new Parameters(stack, 'Parameters', { stage });
+      return Template.fromStack(stack);
+    });
 
     // Act
-    const parameters = new Parameters(stack, 'Parameters', { stage: 'qa', defaultConfig: large });
+    const values = stacks.map(
+      (template) => Object.values(template.findResources('AWS::SSM::Parameter'))[0]?.Properties.Value,
+    );
 
     // Assess
-    expect(parameters.configTier).toBe('Advanced');
-    Template.fromStack(stack).hasResourceProperties('AWS::SSM::Parameter', { Tier: 'Advanced' });
+    expect(values).toEqual([CONFIG_PARAMETER_INITIAL_VALUE, CONFIG_PARAMETER_INITIAL_VALUE]);
+    expect(CONFIG_PARAMETER_INITIAL_VALUE).toBe(DEPLOYED_VALUE);
   });
 
-  it('refuses a configuration no SSM parameter can hold', () => {
-    // Prepare
-    const huge = { ...defaultConfig, agents: { notes: 'x'.repeat(2 * STANDARD_PARAMETER_MAX_BYTES) } };
+  it('is deleted with the stack, so that a stack created again can create it (README: copy overrides out first)', () => {
+    const stack = bareStack();
 
-    // Act & Assess
-    expect(() => new Parameters(bareStack(), 'Parameters', { stage: 'qa', defaultConfig: huge })).toThrow(
-      /at most 8 KB/,
-    );
-  });
+    new Parameters(stack, 'Parameters', { stage: 'qa' });
 
-  it('refuses a default configuration that is not a JSON object', () => {
-    // Act & Assess
-    expect(
-      () =>
-        new Parameters(bareStack(), 'Parameters', {
-          stage: 'qa',
-          defaultConfig: [] as unknown as Record<string, unknown>,
-        }),
-    ).toThrow(/must be a JSON object/);
+    const [parameter] = Object.values(Template.fromStack(stack).findResources('AWS::SSM::Parameter'));
+    expect(parameter?.DeletionPolicy).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { bareStack } from './support/fixture-app.ts';
@@ -52,7 +52,7 @@ describe('Construct: ServiceFunction', () => {
     );
   });
 
-  it('traces every invocation actively, so Powertools’ tracer has a segment to add to', () => {
+  it('traces every invocation actively: Lambda records the segment, no X-Ray SDK runs in the function', () => {
     // Prepare
     const stack = bareStack();
 
@@ -61,5 +61,34 @@ describe('Construct: ServiceFunction', () => {
 
     // Assess
     Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }),
+        ]),
+      },
+    });
+  });
+
+  describe('Method: reserveConcurrency', () => {
+    it('reserves the executions asked for, which bound the function', () => {
+      // Prepare
+      const stack = bareStack();
+      const serviceFunction = new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth' });
+
+      // Act
+      serviceFunction.reserveConcurrency(3);
+
+      // Assess
+      Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { ReservedConcurrentExecutions: 3 });
+    });
+
+    it('refuses zero, which would switch the function off', () => {
+      // Prepare
+      const serviceFunction = new ServiceFunction(bareStack(), 'Function', { entry, handler: 'getHealth' });
+
+      // Act & Assess
+      expect(() => serviceFunction.reserveConcurrency(0)).toThrow(/at least 1/);
+    });
   });
 });

@@ -201,11 +201,12 @@ describe('Construct: Workflows', () => {
       expect.arrayContaining([
         'dynamodb:PutItem',
         'dynamodb:Query',
-        'kms:Encrypt',
+        'kms:Decrypt',
         'ssm:GetParameter',
         'events:PutEvents',
       ]),
     );
+    expect(actions).not.toContain('kms:GenerateDataKey');
   });
 
   it('lets each state machine invoke the step runner and nothing else', () => {

@@ -1,149 +1,180 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { IncorrectKeyException, InvalidCiphertextException, KMS, NotFoundException } from '@aws-sdk/client-kms';
+import {
+  IncorrectKeyException,
+  InvalidCiphertextException,
+  KMS,
+  NotFoundException,
+  ReEncryptCommand,
+} from '@aws-sdk/client-kms';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CachingContentCipher } from '../../lambdas/adapters/crypto/caching-content-cipher.ts';
-import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
-import { kmsKeys } from '../../lambdas/adapters/crypto/kms-keys.ts';
-import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { ServiceUnavailableError } from '../../lambdas/kernel/errors/domain-error.ts';
 import {
   type ContentCipherFixture,
   contextOf,
   describeContentCipherContract,
 } from '../contract/content-cipher.contract.ts';
+import { awsModeKeys, cipherOver, kmsConfigOf, localModeKeys, startKeyStoreEngine } from '../support/branch-keys.ts';
 import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
 import { localKeyCipher } from '../support/local-key-cipher.ts';
 
 const ACME_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-00000000acme';
 const GLOBEX_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-0000000globex';
 
-/** Two ciphers over two fresh local key files, as two local installations would have. */
-const localCiphers = async () => {
+/** Two ciphers over two fresh local key files, as two local installations before branch keys had. */
+const bareLocalCiphers = async () => {
   const folder = await mkdtemp(join(tmpdir(), 'memory-hub-ciphers-'));
   return {
     cipher: await localKeyCipher(folder, 'content-key.bin'),
+    peer: await localKeyCipher(folder, 'content-key.bin'),
     foreign: await localKeyCipher(folder, 'other-content-key.bin'),
     close: () => rm(folder, { recursive: true, force: true }),
   };
 };
 
-/** A real KMS client's configuration pointed at the stand-in; one attempt, so a refused call fails at once, not after backoff. */
-const kmsConfigOf = (standIn: KmsStandIn) => ({
-  endpoint: standIn.url,
-  region: 'us-east-1',
-  credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
-  maxAttempts: 1,
-});
-
-const kmsClientOf = (standIn: KmsStandIn) => new KMS(kmsConfigOf(standIn));
-
-/** The Encryption SDK cipher over KMS exactly as `aws-application.ts` builds it, with the stand-in as KMS. */
-const kmsCipherOf = (standIn: KmsStandIn, keyArn: string) =>
-  new EncryptionSdkCipher({
-    ...kmsKeys({ keyArn, clientConfig: kmsConfigOf(standIn) }),
-    metrics: new InMemoryMetrics(),
-  });
-
-const kmsCiphers = async () => {
-  const standIn = await startKmsStandIn([ACME_KEY, GLOBEX_KEY]);
+/** Local mode's composition: branch keys on the embedded engine, the local KMS over a key file; another installation beside it. */
+const localModeCiphers = async () => {
+  const store = await startKeyStoreEngine();
+  const [mine, theirs] = [await store.newTable(), await store.newTable()];
   return {
-    standIn,
-    cipher: kmsCipherOf(standIn, ACME_KEY),
-    foreign: kmsCipherOf(standIn, GLOBEX_KEY),
-    close: () => standIn.close(),
+    store,
+    cipher: cipherOver(await localModeKeys(store, { keyStoreTableName: mine, keyFile: 'content-key.bin' })),
+    peer: cipherOver(await localModeKeys(store, { keyStoreTableName: mine, keyFile: 'content-key.bin' })),
+    foreign: cipherOver(await localModeKeys(store, { keyStoreTableName: theirs, keyFile: 'other-content-key.bin' })),
+    close: () => store.close(),
   };
 };
 
-describeContentCipherContract('EncryptionSdkCipher over the local AES key', localCiphers);
+/** AWS mode's composition: branch keys wrapped by a KMS key (the stand-in); another tenant's key and key store beside it. */
+const awsModeCiphers = async () => {
+  const standIn = await startKmsStandIn([ACME_KEY, GLOBEX_KEY]);
+  const store = await startKeyStoreEngine('http');
+  const [mine, theirs] = [await store.newTable(), await store.newTable()];
+  return {
+    standIn,
+    store,
+    cipher: cipherOver(awsModeKeys(store, { standIn, keyArn: ACME_KEY, keyStoreTableName: mine })),
+    peer: cipherOver(awsModeKeys(store, { standIn, keyArn: ACME_KEY, keyStoreTableName: mine })),
+    foreign: cipherOver(awsModeKeys(store, { standIn, keyArn: GLOBEX_KEY, keyStoreTableName: theirs })),
+    keyStoreTableName: mine,
+    close: async () => {
+      await store.close();
+      await standIn.close();
+    },
+  };
+};
 
-describeContentCipherContract('CachingContentCipher over the EncryptionSdkCipher on the local key', async () => {
-  const local = await localCiphers();
-  return { ...local, cipher: new CachingContentCipher({ inner: local.cipher }) } satisfies ContentCipherFixture;
+const cached = <Fixture extends ContentCipherFixture>(fixture: Fixture): ContentCipherFixture => ({
+  ...fixture,
+  cipher: new CachingContentCipher({ inner: fixture.cipher, maxAgeSeconds: 300 }),
+  peer: new CachingContentCipher({ inner: fixture.peer, maxAgeSeconds: 300 }),
 });
 
-describeContentCipherContract('EncryptionSdkCipher over KMS (stand-in), as AWS builds its keyring', kmsCiphers);
+describeContentCipherContract('EncryptionSdkCipher over branch keys, local mode (local KMS)', localModeCiphers);
 
-describeContentCipherContract('CachingContentCipher over KMS (stand-in): the AWS composition', async () => {
-  const kms = await kmsCiphers();
-  return { ...kms, cipher: new CachingContentCipher({ inner: kms.cipher }) } satisfies ContentCipherFixture;
-});
+describeContentCipherContract('CachingContentCipher over branch keys, local mode: the local composition', async () =>
+  cached(await localModeCiphers()),
+);
 
-describe('Fixture: EncryptionSdkCipher over KMS (stand-in)', () => {
-  let kms: Awaited<ReturnType<typeof kmsCiphers>>;
+describeContentCipherContract('EncryptionSdkCipher over branch keys, AWS mode (KMS stand-in)', awsModeCiphers);
+
+describeContentCipherContract('CachingContentCipher over branch keys, AWS mode: the AWS composition', async () =>
+  cached(await awsModeCiphers()),
+);
+
+describeContentCipherContract('EncryptionSdkCipher over the bare local AES key (before branch keys)', bareLocalCiphers);
+
+describe('Fixture: EncryptionSdkCipher over branch keys wrapped by KMS (stand-in)', () => {
+  let aws: Awaited<ReturnType<typeof awsModeCiphers>>;
 
   beforeAll(async () => {
-    kms = await kmsCiphers();
+    aws = await awsModeCiphers();
   });
 
   afterAll(async () => {
-    await kms?.close();
+    await aws?.close();
   });
 
   // A throttling test that fails must not leave the key service refusing the next one.
   afterEach(() => {
-    kms.standIn.throttle(false);
-  });
-
-  it('goes through the real KMS keyring: a data key generated, then decrypted, under the record’s context and key', async () => {
-    // Prepare
-    const context = contextOf('acme', 'alice');
-    const before = kms.standIn.calls.length;
-
-    // Act
-    const ciphertext = await kms.cipher.encrypt(Buffer.from('through KMS'), context);
-    const plaintext = await kms.cipher.decrypt(ciphertext, context);
-
-    // Assess
-    expect(Buffer.from(plaintext).toString()).toBe('through KMS');
-    const bound = {
-      'memory-hub:tenant': context.tenant,
-      'memory-hub:namespace': context.namespace,
-      'memory-hub:record': context.recordId,
-    };
-    expect(kms.standIn.calls.slice(before)).toEqual([
-      { operation: 'GenerateDataKey', keyId: ACME_KEY, encryptionContext: bound, error: undefined },
-      { operation: 'Decrypt', keyId: ACME_KEY, encryptionContext: bound, error: undefined },
-    ]);
+    aws.standIn.throttle(false);
   });
 
   it('asks KMS nothing for a ciphertext presented under another context: it is refused before', async () => {
     // Prepare
     const context = contextOf('acme', 'alice');
-    const ciphertext = await kms.cipher.encrypt(Buffer.from('mine'), context);
-    const before = kms.standIn.calls.length;
+    const ciphertext = await aws.cipher.encrypt(Buffer.from('mine'), context);
+    const before = aws.standIn.calls.length;
 
     // Act
-    const decrypting = kms.cipher.decrypt(ciphertext, { ...context, tenant: 'globex' });
+    const decrypting = aws.cipher.decrypt(ciphertext, { ...context, tenant: 'globex' });
 
     // Assess
     await expect(decrypting).rejects.toThrow(/does not belong/);
-    expect(kms.standIn.calls.slice(before)).toEqual([]);
+    expect(aws.standIn.calls.slice(before)).toEqual([]);
   });
 
-  it('turns a throttled KMS on encrypt into ServiceUnavailable, which the caller may retry', async () => {
-    // Prepare
-    kms.standIn.throttle(true);
+  it('turns a throttled KMS at a scope’s first write into ServiceUnavailable, which the caller may retry', async () => {
+    // Prepare: a principal whose branch key does not exist yet
+    aws.standIn.throttle(true);
 
     // Act
-    const encrypting = kms.cipher.encrypt(Buffer.from('later'), contextOf('acme', 'alice'));
+    const encrypting = aws.cipher.encrypt(Buffer.from('later'), contextOf('acme', 'first-write-throttled'));
 
     // Assess
     await expect(encrypting).rejects.toBeInstanceOf(ServiceUnavailableError);
   });
 
   it('turns a throttled KMS on decrypt into ServiceUnavailable, not a verdict on the ciphertext', async () => {
-    // Prepare: a fresh ciphertext, so no cached materials answer for it
+    // Prepare: written by one process; read by a fresh one, which must have KMS unwrap the branch key
     const context = contextOf('acme', 'alice');
-    const ciphertext = await kms.cipher.encrypt(Buffer.from('still mine'), context);
-    kms.standIn.throttle(true);
+    const ciphertext = await aws.cipher.encrypt(Buffer.from('still mine'), context);
+    const fresh = cipherOver(
+      awsModeKeys(aws.store, { standIn: aws.standIn, keyArn: ACME_KEY, keyStoreTableName: aws.keyStoreTableName }),
+    );
+    // Its naming key is fetched by another scope's write: what is left is unwrapping alice's branch key.
+    await fresh.encrypt(Buffer.from('someone else’s'), contextOf('acme', 'someone-else'));
+    aws.standIn.throttle(true);
 
     // Act
-    const decrypting = kms.cipher.decrypt(ciphertext, context);
+    const decrypting = fresh.decrypt(ciphertext, context);
 
     // Assess: a mismatch would make the revision store drop the record as if it were foreign
     await expect(decrypting).rejects.toBeInstanceOf(ServiceUnavailableError);
+  });
+
+  it('creates a scope’s branch key once, on its first write, with the calls and contexts of the key store spec', async () => {
+    // Prepare
+    const before = aws.standIn.calls.length;
+
+    // Act
+    await aws.cipher.encrypt(Buffer.from('first of bob'), contextOf('acme', 'bob'));
+
+    // Assess: the version key generated, re-encrypted to the active item, the beacon key; then the active one unwrapped
+    const calls = aws.standIn.calls.slice(before);
+    expect(calls.map((call) => call.operation)).toEqual([
+      'GenerateDataKeyWithoutPlaintext',
+      'ReEncrypt',
+      'GenerateDataKeyWithoutPlaintext',
+      'Decrypt',
+    ]);
+    for (const call of calls) {
+      expect(call.keyId).toBe(ACME_KEY);
+      expect(call.encryptionContext).toMatchObject({
+        tablename: `${aws.keyStoreTableName}-logical`,
+        'kms-arn': ACME_KEY,
+        'hierarchy-version': '1',
+        'branch-key-id': expect.stringMatching(/^mh1-[A-Za-z0-9_-]{43}$/),
+      });
+    }
+    expect(calls.map((call) => call.encryptionContext?.type)).toEqual([
+      expect.stringMatching(/^branch:version:[0-9a-f-]{36}$/),
+      'branch:ACTIVE',
+      'beacon:ACTIVE',
+      'branch:ACTIVE',
+    ]);
   });
 });
 
@@ -154,7 +185,7 @@ describe('Stand-in: KMS over AWS JSON 1.1', () => {
 
   beforeAll(async () => {
     standIn = await startKmsStandIn([ACME_KEY, GLOBEX_KEY]);
-    client = kmsClientOf(standIn);
+    client = new KMS(kmsConfigOf(standIn));
   });
 
   afterAll(async () => {
@@ -178,6 +209,43 @@ describe('Stand-in: KMS over AWS JSON 1.1', () => {
     );
   });
 
+  it('generates a key without its plaintext, and re-encrypts it to another context: both open to the same key', async () => {
+    // Prepare
+    const generated = await client.generateDataKeyWithoutPlaintext({
+      KeyId: ACME_KEY,
+      NumberOfBytes: 32,
+      EncryptionContext: context,
+    });
+
+    // Act
+    const moved = await client.send(
+      new ReEncryptCommand({
+        CiphertextBlob: generated.CiphertextBlob,
+        SourceEncryptionContext: context,
+        DestinationKeyId: ACME_KEY,
+        DestinationEncryptionContext: { ...context, record: 'r2' },
+      }),
+    );
+
+    // Assess
+    expect(generated).not.toHaveProperty('Plaintext');
+    const [first, second] = await Promise.all([
+      client.decrypt({ CiphertextBlob: generated.CiphertextBlob, EncryptionContext: context }),
+      client.decrypt({ CiphertextBlob: moved.CiphertextBlob, EncryptionContext: { ...context, record: 'r2' } }),
+    ]);
+    expect(first.Plaintext).toHaveLength(32);
+    expect(Buffer.from(first.Plaintext as Uint8Array).equals(Buffer.from(second.Plaintext as Uint8Array))).toBe(true);
+    await expect(
+      client.send(
+        new ReEncryptCommand({
+          CiphertextBlob: generated.CiphertextBlob,
+          SourceEncryptionContext: { ...context, record: 'r9' },
+          DestinationKeyId: ACME_KEY,
+        }),
+      ),
+    ).rejects.toBeInstanceOf(InvalidCiphertextException);
+  });
+
   it('refuses Decrypt under another context with InvalidCiphertextException', async () => {
     // Prepare
     const { CiphertextBlob } = await client.encrypt({
@@ -196,7 +264,7 @@ describe('Stand-in: KMS over AWS JSON 1.1', () => {
   it('refuses a key it does not hold with NotFoundException, and a KeyId that is not the blob’s with IncorrectKeyException', async () => {
     // Prepare: a blob of a key only another KMS holds
     const elsewhere = await startKmsStandIn(['arn:aws:kms:us-east-1:444455556666:key/elsewhere']);
-    const otherClient = kmsClientOf(elsewhere);
+    const otherClient = new KMS(kmsConfigOf(elsewhere));
     const { CiphertextBlob: foreignBlob } = await otherClient.encrypt({
       KeyId: 'arn:aws:kms:us-east-1:444455556666:key/elsewhere',
       Plaintext: Buffer.from('k'),

@@ -1,10 +1,10 @@
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as sdk from '@aws-crypto/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EncryptionSdkCipher } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
-import { loadOrCreateLocalKey } from '../../lambdas/adapters/crypto/local-key-file.ts';
-import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { EncryptionSdkCipher, toSdkContext } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
+import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { CiphertextContextMismatchError } from '../../lambdas/kernel/crypto/crypto.errors.ts';
 import { localKeyCipher } from '../support/local-key-cipher.ts';
 
@@ -22,20 +22,18 @@ afterEach(async () => {
 
 const cipherWithNewKey = async () => {
   const folder = await newFolder('memory-hub-cipher-');
-  const metrics = new InMemoryMetrics();
-  return { cipher: await localKeyCipher(folder, 'key.bin', metrics), metrics };
+  return { cipher: await localKeyCipher(folder, 'key.bin') };
 };
 
 const context = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
 
 describe('Class: EncryptionSdkCipher', () => {
   it('round-trips under the same context, and the ciphertext does not hold the plaintext', async () => {
-    const { cipher, metrics } = await cipherWithNewKey();
+    const { cipher } = await cipherWithNewKey();
     const ciphertext = await cipher.encrypt(Buffer.from('pangolin in the pantry'), context);
 
     expect(Buffer.from(ciphertext).toString('latin1')).not.toContain('pangolin');
     expect(Buffer.from(await cipher.decrypt(ciphertext, context)).toString()).toBe('pangolin in the pantry');
-    expect(metrics.keyOperations).toBe(2);
   });
 
   it.each([
@@ -58,9 +56,7 @@ describe('Class: EncryptionSdkCipher', () => {
   });
 
   it('cannot be built without a keyring', () => {
-    expect(() => new EncryptionSdkCipher({ keys: undefined as never, metrics: new InMemoryMetrics() })).toThrow(
-      /keyring/,
-    );
+    expect(() => new EncryptionSdkCipher({ keys: undefined as never })).toThrow(/keyring/);
   });
 });
 
@@ -80,5 +76,28 @@ describe('Function: loadOrCreateLocalKey', () => {
     await chmod(path, 0o644);
 
     await expect(loadOrCreateLocalKey(path)).rejects.toThrow(/readable by others/);
+  });
+
+  it('refuses a message carrying more than one encrypted data key before trying any of them', async () => {
+    // Prepare: a planted message wrapping its data key twice, both under the right key (each wrapped copy of an
+    // old message would otherwise cost the per-record keyring a KMS call).
+    const folder = await newFolder('memory-hub-cipher-');
+    const key = await loadOrCreateLocalKey(join(folder, 'key.bin'));
+    // A keyring takes (and wipes) a buffer of its own, not a slice of Node's shared pool.
+    const copy = () => {
+      const own = Buffer.alloc(key.length);
+      own.set(key);
+      return own;
+    };
+    const cipher = new EncryptionSdkCipher({ keys: localKeyring(copy()) });
+    const twice = new sdk.MultiKeyringNode({ generator: localKeyring(copy()), children: [localKeyring(copy())] });
+    const { encrypt } = sdk.buildClient(sdk.CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+    const { result } = await encrypt(twice, Buffer.from('planted'), {
+      encryptionContext: toSdkContext(context),
+      suiteId: sdk.AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY,
+    });
+
+    // Act / Assess
+    await expect(cipher.decrypt(result, context)).rejects.toThrow();
   });
 });

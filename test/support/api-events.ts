@@ -24,8 +24,17 @@ export const apiEvent = (
       routeKey,
       authorizer: {
         jwt: {
-          claims: { sub: claims.sub, 'custom:tenant': claims.tenant, client_id: 'app', 'cognito:groups': '[]' },
-          scopes: null,
+          claims: {
+            sub: claims.sub,
+            'custom:tenant': claims.tenant,
+            client_id: 'app',
+            'cognito:groups': '[]',
+            // As API Gateway passes them: numbers as decimal text, the scope claim as Cognito wrote it.
+            iat: String(Math.floor(Date.now() / 1000) - 60),
+            exp: String(Math.floor(Date.now() / 1000) + 3540),
+            scope: 'memory-hub/memory.read memory-hub/memory.write memory-hub/memory.admin',
+          },
+          scopes: ['memory-hub/memory.read', 'memory-hub/memory.write', 'memory-hub/memory.admin'],
         },
       },
     },

@@ -32,7 +32,7 @@ export const startEmbeddedTable = async (transport: 'channel' | 'http' = 'channe
   await ensureMemoryTable(client, tableName);
   const keyDir = await mkdtemp(join(tmpdir(), 'memory-hub-key-'));
   const metrics = new InMemoryMetrics();
-  const cipher = await localKeyCipher(keyDir, 'content-key.bin', metrics);
+  const cipher = await localKeyCipher(keyDir, 'content-key.bin');
   return {
     engine,
     client,

@@ -1,6 +1,7 @@
 import { StaticConfigProvider } from '../../lambdas/adapters/config/static-config-provider.ts';
 import { LocalEventBus } from '../../lambdas/adapters/events/local-event-bus.ts';
 import { InMemoryAuditTrail } from '../../lambdas/adapters/memory/in-memory-audit-trail.ts';
+import { InMemoryClientQuotaLedger } from '../../lambdas/adapters/memory/in-memory-client-quota-ledger.ts';
 import { InMemoryDeadLetterQueue } from '../../lambdas/adapters/memory/in-memory-dead-letter-queue.ts';
 import { InMemoryIdempotencyStore } from '../../lambdas/adapters/memory/in-memory-idempotency-store.ts';
 import { InMemoryRecordStore } from '../../lambdas/adapters/memory/in-memory-record-store.ts';
@@ -51,6 +52,7 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
       return local.runner;
     },
     workflowNames: WORKFLOWS.map((workflow) => workflow.name),
+    clientQuota: new InMemoryClientQuotaLedger(),
   };
   return { ports, clock, records, metrics, auditTrail, workflowRuns, deadLetters, local };
 };

@@ -41,7 +41,7 @@ const KEY_SPEC_BYTES: Readonly<Record<string, number>> = { AES_256: 32, AES_128:
 /**
  * KMS cannot run here: this is a loopback HTTP server speaking the AWS JSON 1.1 protocol (the
  * `X-Amz-Target: TrentService.<Operation>` header, JSON bodies with base64 blobs) for GenerateDataKey,
- * Encrypt and Decrypt, as a real `KMSClient` pointed at it expects. It holds one AES-256 master key per key
+ * GenerateDataKeyWithoutPlaintext, ReEncrypt, Encrypt and Decrypt, as a real `KMSClient` pointed at it expects. It holds one AES-256 master key per key
  * ARN it was started with. A ciphertext blob binds the key id and the encryption context: it carries the key
  * ARN, then the AES-256-GCM encryption of the plaintext under that key with the ARN and the canonical
  * context as additional data, so Decrypt with another context fails with InvalidCiphertextException, a blob
@@ -71,6 +71,37 @@ export const startKmsStandIn = async (keyArns: readonly string[]): Promise<KmsSt
         KeyId: arn,
         Plaintext: plaintext.toString('base64'),
         CiphertextBlob: seal(arn, key, plaintext, context).toString('base64'),
+      };
+    },
+    // What the branch key store calls to create a branch key: a key it never sees in clear, then the same key
+    // under the active item's context.
+    GenerateDataKeyWithoutPlaintext: (input) => {
+      const [arn, key] = keyOf(input.KeyId);
+      return {
+        KeyId: arn,
+        CiphertextBlob: seal(arn, key, randomBytes(dataKeyLength(input)), contextOf(input.EncryptionContext)).toString(
+          'base64',
+        ),
+      };
+    },
+    ReEncrypt: (input) => {
+      const source = unpack(blobOf(input.CiphertextBlob, 'CiphertextBlob'));
+      const sourceKey = keys.get(source.arn);
+      if (!sourceKey) throw new KmsError('NotFoundException', `Key '${source.arn}' does not exist`);
+      const [arn, key] = keyOf(input.DestinationKeyId);
+      const decipher = createDecipheriv('aes-256-gcm', sourceKey, source.iv);
+      decipher.setAAD(additionalData(source.arn, contextOf(input.SourceEncryptionContext)));
+      decipher.setAuthTag(source.tag);
+      let plaintext: Buffer;
+      try {
+        plaintext = Buffer.concat([decipher.update(source.body), decipher.final()]);
+      } catch {
+        throw new KmsError('InvalidCiphertextException', '');
+      }
+      return {
+        KeyId: arn,
+        SourceKeyId: source.arn,
+        CiphertextBlob: seal(arn, key, plaintext, contextOf(input.DestinationEncryptionContext)).toString('base64'),
       };
     },
     Encrypt: (input) => {
@@ -182,15 +213,17 @@ const bodyOf = async (request: IncomingMessage): Promise<string> => {
   return Buffer.concat(chunks).toString('utf8');
 };
 
-const callOf = (operation: string, input: Record<string, unknown>, error: string | undefined): KmsCall => ({
-  operation,
-  keyId: typeof input.KeyId === 'string' ? input.KeyId : undefined,
-  encryptionContext:
-    input.EncryptionContext && typeof input.EncryptionContext === 'object'
-      ? (input.EncryptionContext as Record<string, string>)
-      : undefined,
-  error,
-});
+/** A ReEncrypt is recorded with the key and context it encrypts to. */
+const callOf = (operation: string, input: Record<string, unknown>, error: string | undefined): KmsCall => {
+  const keyId = input.KeyId ?? input.DestinationKeyId;
+  const context = input.EncryptionContext ?? input.DestinationEncryptionContext;
+  return {
+    operation,
+    keyId: typeof keyId === 'string' ? keyId : undefined,
+    encryptionContext: context && typeof context === 'object' ? (context as Record<string, string>) : undefined,
+    error,
+  };
+};
 
 const contextOf = (value: unknown): Record<string, string> => {
   if (value === undefined) return {};

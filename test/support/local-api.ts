@@ -3,9 +3,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StaticConfigProvider } from '../../lambdas/adapters/config/static-config-provider.ts';
-import { DEFAULT_CONFIG } from '../../lambdas/app/service-tables.ts';
+import { parseConfig } from '../../lambdas/app/service-tables.ts';
 import type { AnyCapabilityModule } from '../../lambdas/composition/capability-module.ts';
 import type { ConfigProvider } from '../../lambdas/kernel/config/config-provider.port.ts';
+import { ALL_MEMORY_HUB_SCOPES } from '../../lambdas/kernel/identity/oauth-scopes.ts';
 import type { Clock } from '../../lambdas/kernel/time/clock.ts';
 import {
   DEFAULT_LOCAL_CLIENT,
@@ -28,6 +29,13 @@ export interface RequestOptions {
   rawBody?: string;
   headers?: Record<string, string>;
 }
+
+/**
+ * The defaults, but for the per-client throttle's bound: a test sends one client's requests far faster than an
+ * agent would, often on a clock that stands still (one quota window for the whole file). Leases keep their
+ * default size, so every API test still leases; the throttle's own tests pass a configuration of their own.
+ */
+const TEST_CONFIG = parseConfig({ throttle: { requestsPerSecond: 100_000 } }, 'test/support/local-api.ts');
 
 /** A real local server (real HTTP, real JWT verification, embedded engine in memory) in a throwaway data folder. */
 export class LocalApi {
@@ -52,7 +60,7 @@ export class LocalApi {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
     const server = await startLocalServer({
       dataDir,
-      config: options.config ?? new StaticConfigProvider(DEFAULT_CONFIG),
+      config: options.config ?? new StaticConfigProvider(TEST_CONFIG),
       inMemoryStorage: !options.persist,
       ...(options.modules && { modules: options.modules }),
       // Workflow retries do not wait in tests; their intervals are checked where the runner is tested.
@@ -75,6 +83,7 @@ export class LocalApi {
       iss: LOCAL_ISSUER,
       token_use: 'access',
       client_id: DEFAULT_LOCAL_CLIENT,
+      scope: ALL_MEMORY_HUB_SCOPES.join(' '),
       iat: now,
       exp: now + 600,
       ...claims,

@@ -3,66 +3,108 @@ import type { Configuration } from '../../kernel/config/compose-config.ts';
 import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
 import type { ConfigDocument } from '../../kernel/config/config-section.ts';
 import type { Log } from '../../kernel/observability/log.port.ts';
-import type { Metrics } from '../../kernel/observability/metrics.port.ts';
+import { type Metrics, noMetrics } from '../../kernel/observability/metrics.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
+import { overridesIn } from './config-parameter.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
 
 /** The part of `SSMClient` this adapter uses; tests pass a fake. */
 export interface SsmParameterClient {
-  send(command: GetParameterCommand): Promise<GetParameterCommandOutput>;
+  send(command: GetParameterCommand, options?: { abortSignal?: AbortSignal }): Promise<GetParameterCommandOutput>;
 }
 
 export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
-  /** The parameter holding the JSON document, `/memory-hub/{stage}/config`. */
+  /** The parameter holding the operator's overrides, `/memory-hub/{stage}/config`. */
   readonly parameterName: string;
-  /** What the parameter's document is checked with: the configuration of the modules this function runs. */
+  /**
+   * The configuration of the modules this function runs: its defaults are the configuration deployed with the
+   * function, in force until the parameter is read, and what the parameter's overrides are merged over.
+   */
   readonly configuration: Configuration<Document>;
   readonly client: SsmParameterClient;
   /** How long a value is used before the parameter is read again. */
   readonly ttlMs?: number;
+  /** How long the first request of an execution environment waits for its read before going ahead on the defaults. */
+  readonly readTimeoutMs?: number;
   readonly clock?: Clock;
   readonly metrics?: Metrics;
-  /** Told of a rejected or unreadable new value; JSON lines on stderr by default. */
+  /** Told of a rejected or unreadable value; JSON lines on stderr by default. */
   readonly log?: Log;
 }
 
 export const DEFAULT_SSM_TTL_MS = 30_000;
+/** Well above SSM's usual answer (tens of ms) and one SDK retry of a throttled call; well below a request's budget. */
+export const DEFAULT_SSM_READ_TIMEOUT_MS = 500;
 
 /**
- * AWS mode: the configuration is one SSM String parameter holding a JSON document. Read at init (a missing,
- * unreadable or invalid parameter fails the init), then at most once per TTL per execution environment.
+ * AWS mode: the configuration is the defaults deployed with the function, deep-merged with the operator's
+ * overrides from one SSM String parameter (a JSON document; parsing it fills every setting it leaves out with
+ * its default, so the parse is the merge). Nothing is read at init, so a burst of cold starts cannot be
+ * throttled by SSM into failing. The first request of an execution environment waits for one read (at most
+ * `readTimeoutMs`) and goes ahead on the deployed defaults when SSM throttles, times out, fails or holds an
+ * invalid document (`config.first_read_fallback`); later reads, at most once per TTL, run in the background
+ * and never make a request wait (one unanswered for a TTL no longer holds up the next). The last good value
+ * always stays in force.
  */
 export class SsmConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
   readonly #client: SsmParameterClient;
+  readonly #readTimeoutMs: number;
+  readonly #metrics: Metrics;
+  /** The first read, which requests wait for until it settles; afterwards requests never wait. */
+  #firstRead: Promise<void> | undefined;
+  #firstReadSettled = false;
 
   private constructor(options: SsmConfigProviderOptions<Document>) {
     super({
       source: options.parameterName,
       configuration: options.configuration,
       ttlMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
+      abandonLookAfterMs: options.ttlMs ?? DEFAULT_SSM_TTL_MS,
       clock: options.clock,
       metrics: options.metrics,
       log: options.log,
     });
     this.#client = options.client;
+    this.#readTimeoutMs = options.readTimeoutMs ?? DEFAULT_SSM_READ_TIMEOUT_MS;
+    this.#metrics = options.metrics ?? noMetrics;
   }
 
-  static load<Document extends ConfigDocument>(
+  /** A provider on the deployed defaults; it makes no call until the first `refresh`. */
+  static create<Document extends ConfigDocument>(
     options: SsmConfigProviderOptions<Document>,
-  ): Promise<SsmConfigProvider<Document>> {
-    return new SsmConfigProvider(options).start();
+  ): SsmConfigProvider<Document> {
+    return new SsmConfigProvider(options).startFrom(options.configuration.defaults);
   }
 
-  /** The value itself is the revision: a few KB compared in memory is cheaper than parsing it again. */
+  override refresh(): Promise<void> {
+    const look = this.lookIfDue();
+    if (this.#firstRead) return this.#firstRead;
+    this.#firstRead = look.then((outcome) => {
+      this.#firstReadSettled = true;
+      if (outcome === 'unreadable' || outcome === 'rejected') this.#metrics.count('config.first_read_fallback');
+    });
+    return this.#firstRead;
+  }
+
+  /**
+   * The value itself is the revision: a few KB compared in memory is cheaper than parsing it again. Only the
+   * first read, which a request waits for, is timed out: a background read may span a freeze of the execution
+   * environment, after which any timer has expired, and a read that hangs is left behind by the next one.
+   */
   protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
+    const timeout = this.#firstReadSettled ? undefined : AbortSignal.timeout(this.#readTimeoutMs);
     let output: GetParameterCommandOutput;
     try {
-      output = await this.#client.send(new GetParameterCommand({ Name: this.source }));
+      output = await this.#client.send(
+        new GetParameterCommand({ Name: this.source }),
+        timeout ? { abortSignal: timeout } : {},
+      );
     } catch (error) {
-      throw new ConfigUnavailableError(this.source, (error as Error).name || 'unreadable', { cause: error });
+      const reason = timeout?.aborted ? 'timeout' : (error as Error).name || 'unreadable';
+      throw new ConfigUnavailableError(this.source, reason, { cause: error });
     }
     const text = output.Parameter?.Value;
     if (text === undefined) throw new ConfigUnavailableError(this.source, 'no value');
-    return text === known ? undefined : { revision: text, text };
+    return text === known ? undefined : { revision: text, text: overridesIn(text) };
   }
 }

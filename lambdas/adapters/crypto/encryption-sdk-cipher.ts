@@ -1,78 +1,125 @@
-import {
-  AlgorithmSuiteIdentifier,
-  buildClient,
-  CommitmentPolicy,
-  KeyringNode,
-  NodeDefaultCryptographicMaterialsManager,
-  type NodeMaterialsManager,
-} from '@aws-crypto/client-node';
+import type { KeyringNode, NodeMaterialsManager } from '@aws-crypto/client-node';
 import type { ContentCipher, EncryptionContext } from '../../kernel/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.errors.ts';
 import { ServiceUnavailableError } from '../../kernel/errors/domain-error.ts';
-import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
+import { type EncryptionSdk, loadEncryptionSdk } from './encryption-sdk.ts';
 
-const { encrypt, decrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+/** The encryption context's keys in every message header (and so in the branch key supplier's input). */
+export const SDK_CONTEXT_KEYS = {
+  tenant: 'memory-hub:tenant',
+  namespace: 'memory-hub:namespace',
+  record: 'memory-hub:record',
+} as const;
+
+/** The keys a cipher encrypts and decrypts with, when they need more than a keyring (see `hierarchicalKeys`). */
+export interface CipherKeys {
+  /** The materials manager every message goes through; it may take a while the first time (the SDK loads lazily). */
+  materials(): Promise<NodeMaterialsManager>;
+  /**
+   * For keys made on first use: makes the key the context's scope is encrypted under if it does not exist yet.
+   * True when it was missing (created now, here or by a concurrent first use), false when it was there.
+   */
+  createMissingKey?(context: EncryptionContext): Promise<boolean>;
+}
 
 /**
- * Key commitment without the ECDSA signature suite: the same service writes and reads every ciphertext,
- * so a signature would prove nothing a reader does not already trust, and it costs milliseconds per call.
- */
-const SUITE = AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY;
-
-/**
- * Envelope encryption with the AWS Encryption SDK over whichever keyring (or materials manager) was wired:
- * KMS with the tenant's customer-managed key in AWS, a raw AES key from the local key file locally.
+ * Envelope encryption with the AWS Encryption SDK over whichever keys were wired: in both modes the KMS
+ * hierarchical keyring (a branch key per scope, `hierarchicalKeys`); a bare keyring or materials manager for
+ * tests and tools.
  */
 export class EncryptionSdkCipher implements ContentCipher {
-  readonly #materials: NodeMaterialsManager;
-  readonly #metrics: Metrics;
+  readonly #keys: CipherKeys;
+  #client: ReturnType<EncryptionSdk['buildClient']> | undefined;
 
-  constructor(options: { keys: KeyringNode | NodeMaterialsManager; metrics: Metrics }) {
+  constructor(options: { keys: CipherKeys | KeyringNode | NodeMaterialsManager }) {
     if (!options.keys) throw new TypeError('EncryptionSdkCipher needs a keyring: content is encrypted or not stored');
-    this.#materials =
-      options.keys instanceof KeyringNode ? new NodeDefaultCryptographicMaterialsManager(options.keys) : options.keys;
-    this.#metrics = options.metrics;
+    this.#keys = isCipherKeys(options.keys) ? options.keys : bareKeys(options.keys);
   }
 
   async encrypt(plaintext: Uint8Array, context: EncryptionContext): Promise<Uint8Array> {
-    this.#metrics.keyOperation('generate-data-key');
     try {
-      const { result } = await encrypt(this.#materials, plaintext, {
-        encryptionContext: toSdkContext(context),
-        suiteId: SUITE,
-      });
-      return result;
+      return await this.#encrypt(plaintext, context);
     } catch (error) {
+      // The scope's first write anywhere: its key is made, then the message encrypted under it.
+      const created = await this.#keys.createMissingKey?.(context).catch((failure: unknown) => {
+        throw translateAwsError(failure);
+      });
       // A throttled or unreachable key service is a 503 the caller may retry; nothing was stored.
+      if (!created) throw translateAwsError(error);
+    }
+    try {
+      return await this.#encrypt(plaintext, context);
+    } catch (error) {
       throw translateAwsError(error);
     }
   }
 
   async decrypt(ciphertext: Uint8Array, expected: EncryptionContext): Promise<Uint8Array> {
-    const guarded = expectingContext(this.#materials, toSdkContext(expected));
-    let plaintext: Uint8Array;
+    const { decrypt } = await this.#sdkClient();
+    const guarded = expectingContext(await this.#keys.materials(), toSdkContext(expected));
     try {
-      ({ plaintext } = await decrypt(guarded, ciphertext));
+      const { plaintext } = await decrypt(guarded, ciphertext);
+      return plaintext;
     } catch (error) {
       if (error instanceof CiphertextContextMismatchError) throw error;
-      // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry. (KMS
-      // materials say so themselves, with a ServiceUnavailable that passes through here unchanged.)
+      // A throttled or unreachable key service is not a verdict on the ciphertext: the caller may retry. (The
+      // keys say so themselves, with a ServiceUnavailable that passes through here unchanged.)
       const translated = translateAwsError(error);
       if (translated instanceof ServiceUnavailableError) throw translated;
-      // A ciphertext the keyring cannot open (another key, tampered bytes) is refused like a foreign one.
+      // A ciphertext the keys cannot open (another key, tampered bytes, a destroyed key) is refused like a foreign one.
       throw new CiphertextContextMismatchError({ cause: error });
     }
-    this.#metrics.keyOperation('decrypt-data-key');
-    return plaintext;
+  }
+
+  async #encrypt(plaintext: Uint8Array, context: EncryptionContext): Promise<Uint8Array> {
+    const sdk = await loadEncryptionSdk();
+    const { encrypt } = await this.#sdkClient();
+    const { result } = await encrypt(await this.#keys.materials(), plaintext, {
+      encryptionContext: toSdkContext(context),
+      // Key commitment without the ECDSA signature suite: the same service writes and reads every ciphertext,
+      // so a signature would prove nothing a reader does not already trust, and it costs milliseconds per call.
+      suiteId: sdk.AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY,
+    });
+    return result;
+  }
+
+  async #sdkClient(): Promise<ReturnType<EncryptionSdk['buildClient']>> {
+    if (!this.#client) {
+      const sdk = await loadEncryptionSdk();
+      // Every message this service writes wraps its data key once; a planted message with many wrapped copies
+      // would make the per-record keyring of old messages call KMS for each.
+      this.#client = sdk.buildClient({
+        commitmentPolicy: sdk.CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT,
+        maxEncryptedDataKeys: 1,
+      });
+    }
+    return this.#client;
   }
 }
 
-const toSdkContext = (context: EncryptionContext): Record<string, string> => ({
-  'memory-hub:tenant': context.tenant,
-  'memory-hub:namespace': context.namespace,
-  'memory-hub:record': context.recordId,
+export const toSdkContext = (context: EncryptionContext): Record<string, string> => ({
+  [SDK_CONTEXT_KEYS.tenant]: context.tenant,
+  [SDK_CONTEXT_KEYS.namespace]: context.namespace,
+  [SDK_CONTEXT_KEYS.record]: context.recordId,
 });
+
+const isCipherKeys = (keys: CipherKeys | KeyringNode | NodeMaterialsManager): keys is CipherKeys =>
+  typeof (keys as Partial<CipherKeys>).materials === 'function';
+
+/** A keyring is given the SDK's default materials manager; a materials manager is used as it is. */
+const bareKeys = (keys: KeyringNode | NodeMaterialsManager): CipherKeys => {
+  let materials: NodeMaterialsManager | undefined;
+  return {
+    materials: async () => {
+      if (!materials) {
+        const sdk = await loadEncryptionSdk();
+        materials = keys instanceof sdk.KeyringNode ? new sdk.NodeDefaultCryptographicMaterialsManager(keys) : keys;
+      }
+      return materials;
+    },
+  };
+};
 
 /**
  * Wraps the materials manager so that the message header's encryption context is compared with the one

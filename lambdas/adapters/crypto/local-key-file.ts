@@ -7,7 +7,8 @@ const KEY_BYTES = 32;
 
 /**
  * The local stand-in for the tenant's KMS key: 32 random bytes in a file readable only by its owner,
- * created on the first local start. A key file that others may read is refused rather than used.
+ * created on the first local start; the local KMS derives its key from them (`LocalKms`). A key file that
+ * others may read is refused rather than used.
  */
 export const loadOrCreateLocalKey = async (path: string): Promise<Buffer> => {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
@@ -25,6 +26,10 @@ export const loadOrCreateLocalKey = async (path: string): Promise<Buffer> => {
   return key;
 };
 
+/**
+ * The raw AES keyring local mode wrapped every record's data key with before branch keys: decryption of what it
+ * wrote, and a fast keyring for storage tests. It zeroes the buffer it is given once it holds the key.
+ */
 export const localKeyring = (key: Buffer): RawAesKeyringNode =>
   new RawAesKeyringNode({
     keyNamespace: 'memory-hub-local',

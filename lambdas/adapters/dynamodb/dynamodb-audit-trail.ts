@@ -39,10 +39,12 @@ export class DynamoDbAuditTrail implements AuditTrail {
   }
 
   async list(tenant: string, page: PageRequest & { since?: string | undefined }): Promise<Page<AuditEntry>> {
-    const position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith('A#')) : undefined;
+    const from = `A#${page.since ?? ''}`;
+    // The position must lie in the range the query reads (DynamoDB refuses a start key outside it).
+    const position = page.cursor ? decodeCursor(page.cursor, (p) => p.startsWith('A#') && p >= from) : undefined;
     const { items, lastSortKey } = await this.#table.querySortKeys({
       pk: `audit#${tenant}`,
-      from: `A#${page.since ?? ''}`,
+      from,
       after: position,
       limit: page.limit,
     });

@@ -10,7 +10,8 @@ import {
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type * as z from 'zod';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
-import { translateAwsError } from '../aws-service-errors.ts';
+import { InvalidCursorError } from '../../kernel/records/record.errors.ts';
+import { isStartKeyRefusal, translateAwsError } from '../aws-service-errors.ts';
 
 /**
  * An item of the memory table as plain values; marshalled to and from DynamoDB's attribute values here only.
@@ -106,22 +107,28 @@ export class MemoryTableClient {
   }
 
   async query(request: QueryRequest): Promise<{ items: Item[]; lastKey?: Item | undefined }> {
-    const output = await this.#send('Query', () =>
-      this.#client.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          ...(request.index && { IndexName: request.index }),
-          KeyConditionExpression: request.where,
-          ExpressionAttributeValues: marshall(request.values, MARSHALL),
-          ...(request.after && { ExclusiveStartKey: marshall(request.after, MARSHALL) }),
-          ...(request.limit !== undefined && { Limit: request.limit }),
-          ...(request.forward === false && { ScanIndexForward: false }),
-          ...(request.projection && { ProjectionExpression: request.projection }),
-          ConsistentRead: request.consistent ?? true,
-          ReturnConsumedCapacity: 'TOTAL',
-        }),
-      ),
-    );
+    const output = await this.#send('Query', async () => {
+      try {
+        return await this.#client.send(
+          new QueryCommand({
+            TableName: this.tableName,
+            ...(request.index && { IndexName: request.index }),
+            KeyConditionExpression: request.where,
+            ExpressionAttributeValues: marshall(request.values, MARSHALL),
+            ...(request.after && { ExclusiveStartKey: marshall(request.after, MARSHALL) }),
+            ...(request.limit !== undefined && { Limit: request.limit }),
+            ...(request.forward === false && { ScanIndexForward: false }),
+            ...(request.projection && { ProjectionExpression: request.projection }),
+            ConsistentRead: request.consistent ?? true,
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        );
+      } catch (error) {
+        // Each listing checks its cursor's position before it gets here; this is the defence in depth.
+        if (request.after && isStartKeyRefusal(error)) throw new InvalidCursorError({ cause: error });
+        throw error;
+      }
+    });
     return {
       items: (output.Items ?? []).map((item) => unmarshall(item)),
       lastKey: output.LastEvaluatedKey && unmarshall(output.LastEvaluatedKey),
@@ -143,8 +150,16 @@ export class MemoryTableClient {
     return { items, lastSortKey: typeof lastKey?.sk === 'string' ? lastKey.sk : undefined };
   }
 
-  /** Updates the item at `key`; false when `condition` did not hold. */
-  async update(key: Item, expression: string, condition?: string): Promise<boolean> {
+  /**
+   * Updates the item at `key`; false when `condition` did not hold. The expressions' `:`-named `values` and
+   * `#`-named `names` (for attribute names DynamoDB reserves, such as `ttl`) go with them.
+   */
+  async update(
+    key: Item,
+    expression: string,
+    condition?: string,
+    placeholders: { readonly values?: Item; readonly names?: Readonly<Record<string, string>> } = {},
+  ): Promise<boolean> {
     return this.#conditional('UpdateItem', () =>
       this.#client.send(
         new UpdateItemCommand({
@@ -152,6 +167,8 @@ export class MemoryTableClient {
           Key: marshall(key, MARSHALL),
           UpdateExpression: expression,
           ...(condition && { ConditionExpression: condition }),
+          ...(placeholders.values && { ExpressionAttributeValues: marshall(placeholders.values, MARSHALL) }),
+          ...(placeholders.names && { ExpressionAttributeNames: { ...placeholders.names } }),
           ReturnConsumedCapacity: 'TOTAL',
         }),
       ),

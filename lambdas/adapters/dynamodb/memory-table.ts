@@ -12,6 +12,8 @@ import {
  *
  * - `pk` is the namespace key; `sk` is `R#{recordId}#{revision:010d}` for a revision (the append-only
  *   commit) or `H#{recordId}` for the head projection, `I#{key}` for an idempotency claim.
+ * - The per-client throttle's counts sit beside the namespaces, under `pk` `client-quota#{client_id}` and `sk`
+ *   `W#{window start}` (dynamodb-client-quota-ledger.ts); no namespace key starts that way.
  * - `ttl` (epoch seconds) lets DynamoDB delete expired items late; reads filter on `expiresAt` themselves.
  * - The `outbox` index is sparse: only committed revisions whose event is not yet published carry
  *   `outboxShard`/`outboxAt`/`outboxEvent`.
@@ -52,23 +54,27 @@ export const createMemoryTableInput = (tableName: string): CreateTableCommandInp
 const TABLE_ACTIVE_TIMEOUT_MS = 10_000;
 
 /**
- * Creates the table on the local engine if it is not there yet (the first local start), and returns once it
- * is ACTIVE: the engine answers "not found" to requests on a table it is still creating.
+ * Creates a table on the local engine if it is not there yet (the first local start), and returns once it is
+ * ACTIVE: the engine answers "not found" to requests on a table it is still creating.
  */
-export const ensureMemoryTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+export const ensureTable = async (client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> => {
   try {
-    await client.send(new CreateTableCommand(createMemoryTableInput(tableName)));
+    await client.send(new CreateTableCommand(input));
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
   const deadline = Date.now() + TABLE_ACTIVE_TIMEOUT_MS;
   for (;;) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
     if (Table?.TableStatus === 'ACTIVE') return;
-    if (Date.now() > deadline) throw new Error(`The table ${tableName} did not become active`);
+    if (Date.now() > deadline) throw new Error(`The table ${input.TableName} did not become active`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 };
+
+/** The memory table on the local engine, created on first use. */
+export const ensureMemoryTable = (client: DynamoDBClient, tableName: string): Promise<void> =>
+  ensureTable(client, createMemoryTableInput(tableName));
 
 /** The `ttl` value for an instant: epoch seconds, rounded up so DynamoDB never deletes an item early. */
 export const ttlEpochSeconds = (epochMilliseconds: number): number => Math.ceil(epochMilliseconds / 1000);

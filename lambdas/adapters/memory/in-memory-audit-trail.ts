@@ -17,8 +17,10 @@ export class InMemoryAuditTrail implements AuditTrail {
   }
 
   async list(tenant: string, page: PageRequest & { since?: string | undefined }): Promise<Page<AuditEntry>> {
-    const after = page.cursor ? decodeCursor(page.cursor, (position) => position.startsWith('A#')) : undefined;
     const from = `A#${page.since ?? ''}`;
+    const after = page.cursor
+      ? decodeCursor(page.cursor, (position) => position.startsWith('A#') && position >= from)
+      : undefined;
     const keys = [...(this.#entries.get(tenant)?.keys() ?? [])]
       .filter((key) => key >= from && (after === undefined || key > after))
       .sort();

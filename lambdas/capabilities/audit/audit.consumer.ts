@@ -1,9 +1,12 @@
 import type { AuditTrail } from '../../kernel/audit/audit-trail.port.ts';
 import type { ConsumeOutcome, EventConsumer } from '../../kernel/events/event-consumer.port.ts';
 import type { RecordEvent } from '../../kernel/events/record-event.schema.ts';
-import type { RecordKinds } from '../../kernel/namespaces/record-kind.ts';
+import type { RecordKind, RecordKinds } from '../../kernel/namespaces/record-kind.ts';
 
 export const AUDIT_CONSUMER = 'audit-trail';
+
+/** Kinds declared `audited: false` are audited where what they teach lands (session events: by their beliefs). */
+export const auditsKind = (kind: RecordKind): boolean => kind.audited;
 
 /**
  * Writes one audit entry per committed revision, keyed by the event id so redelivery adds nothing. A kind
@@ -21,7 +24,8 @@ export class AuditConsumer implements EventConsumer {
   }
 
   async consume(event: RecordEvent): Promise<ConsumeOutcome> {
-    if (this.#kinds.get(event.record_kind)?.audited === false) return 'ignored';
+    const kind = this.#kinds.get(event.record_kind);
+    if (kind && !auditsKind(kind)) return 'ignored';
     const outcome = await this.#trail.append(event.tenant, {
       id: event.event_id,
       occurredAt: event.occurred_at,

@@ -1,5 +1,5 @@
 import { defineModule } from '../../composition/capability-module.ts';
-import { AUDIT_CONSUMER, AuditConsumer } from './audit.consumer.ts';
+import { AUDIT_CONSUMER, AuditConsumer, auditsKind } from './audit.consumer.ts';
 import { AuditService } from './audit-service.ts';
 import { auditHandlers } from './http/audit.handlers.ts';
 import { listAudit } from './http/audit.operations.ts';
@@ -20,6 +20,7 @@ export const auditModule = defineModule({
       entry: ENTRY,
       handler: 'recordAudit',
       description: 'Records every record event in the audit trail',
+      handles: auditsKind,
     },
   ],
   build: ({ kernel, http }) => {

@@ -3,11 +3,15 @@ import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../kernel/errors/domain-error.ts';
+import type { Scope } from '../../kernel/identity/scope.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
 import { httpSettings } from '../http-config.ts';
+import { REDACTED_KEY, shownIssuePath } from '../issue-paths.ts';
+import { cursorOfListing, listingOf } from '../listing-cursors.ts';
 import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
 import {
+  IfMatchWildcardError,
   InvalidJsonError,
   PayloadTooLargeError,
   RouteNotFoundError,
@@ -15,14 +19,18 @@ import {
 } from '../request.errors.ts';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** What an unknown field's name may look like to be repeated in an error: short, and a plain identifier. */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 
 /**
  * Validates everything that crosses the trust boundary before the handler runs: size, JSON, path, query
- * and body against the operation's zod schemas (unknown fields refused), If-Match and Idempotency-Key.
+ * and body against the operation's zod schemas (unknown fields refused), a listing's cursor against the
+ * listing, If-Match and Idempotency-Key.
  */
 export const validatedRequest = (operation: Operation, config: ConfigProvider): MiddlewareObj<ApiEvent, ApiResult> => {
   const routes = new Map(operation.routes.map((route) => [routeKeyOf(route), route]));
   const projectParams = operation.params.extend({ projectId: SafeName });
+  const isListing = Object.hasOwn(operation.query.shape, 'cursor');
   return {
     name: 'validated-request',
     before: (request) => {
@@ -34,7 +42,15 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
       // A malformed path segment names nothing that exists: the same 404 as any absent record.
       const params = (route.project ? projectParams : operation.params).safeParse(event.pathParameters ?? {});
       if (!params.success) throw new NotFoundError();
-      const query = parsed(operation.query, event.queryStringParameters ?? {}, 'query');
+      const parsedQuery = parsed(operation.query, event.queryStringParameters ?? {}, 'query');
+      // Runs after authentication: a listing is the caller's own.
+      const listing = isListing
+        ? listingOf(route, (event as { scope?: Scope }).scope, params.data, parsedQuery)
+        : undefined;
+      const query =
+        listing !== undefined && typeof parsedQuery.cursor === 'string'
+          ? { ...parsedQuery, cursor: cursorOfListing(parsedQuery.cursor, listing) }
+          : parsedQuery;
       const body = parsed(
         operation.body,
         readBody(event, headers, operation, httpSettings.of(config.current()).maxBodyBytes),
@@ -55,6 +71,8 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
         idempotency = { key, fingerprint };
       }
       const ifMatch = operation.requiresIfMatch || operation.acceptsIfMatch ? headers['if-match'] : undefined;
+      // `If-Match: *` matches any revision: honouring it would be last-writer-wins, which never happens here.
+      if (ifMatch?.split(',').some((member) => member.trim() === '*')) throw new IfMatchWildcardError();
       const input: OperationInput<Operation> = {
         route,
         params: params.data,
@@ -62,6 +80,7 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
         body,
         ifMatch,
         idempotency,
+        listing,
       };
       Object.assign(event, { input });
     },
@@ -98,17 +117,27 @@ const readBody = (
 const parsed = <S extends z.ZodType>(schema: S, value: unknown, part: 'query' | 'body'): z.infer<S> => {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues.flatMap((issue) => describe(issue, part, value));
+  const issues = result.error.issues.flatMap((issue) => describe(issue, schema, part, value));
   throw new ValidationFailedError(`The request ${part} is invalid`, issues);
 };
 
-/** Names the failing fields without echoing their values. */
-const describe = (issue: z.core.$ZodIssue, part: 'query' | 'body', input: unknown): ValidationIssue[] => {
-  const path = [part, ...issue.path.map(String)].join('.');
+/** Names the failing fields without echoing their values, nor the keys of a map (those are values too). */
+const describe = (
+  issue: z.core.$ZodIssue,
+  schema: z.ZodType,
+  part: 'query' | 'body',
+  input: unknown,
+): ValidationIssue[] => {
+  const path = [part, ...shownIssuePath(schema, issue.path)].join('.');
+  if (issue.code === 'invalid_key') return [{ path, message: 'invalid key' }];
   if (issue.code === 'unrecognized_keys') {
     // A schema that explains why a field does not belong (a guardrail's `default` on `deny`) keeps its word.
     const explained = !issue.message.startsWith('Unrecognized key');
-    return issue.keys.map((key) => ({ path: `${path}.${key}`, message: explained ? issue.message : 'unknown field' }));
+    // An unknown field is named (a typo is easier to fix so), unless its name could be anything but a name.
+    return issue.keys.map((key) => ({
+      path: `${path}.${FIELD_NAME.test(key) ? key : REDACTED_KEY}`,
+      message: explained ? issue.message : 'unknown field',
+    }));
   }
   if (issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined) return [{ path, message: 'required' }];
   return [{ path, message: issue.message }];

@@ -1,11 +1,14 @@
 import { DomainError } from '../errors/domain-error.ts';
-import type { RecordKinds } from '../namespaces/record-kind.ts';
+import type { RecordKind, RecordKinds } from '../namespaces/record-kind.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
 import type { HeadProjection } from '../records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
 import type { RevisionStore } from '../records/revision-store.port.ts';
 import type { ConsumeOutcome, EventConsumer } from './event-consumer.port.ts';
 import type { RecordEvent } from './record-event.schema.ts';
+
+/** A journal record (a session event) is its own head: there is no projection to keep. */
+export const keepsHeadOf = (kind: RecordKind): boolean => !kind.journal;
 
 /**
  * Keeps the head projection (what listings read) at each record's greatest committed revision. The store
@@ -33,8 +36,7 @@ export class HeadProjectionConsumer implements EventConsumer {
 
   async consume(event: RecordEvent): Promise<ConsumeOutcome> {
     const kind = this.#kinds.get(event.record_kind);
-    // A journal record (a session event) is its own head: there is no projection to keep.
-    if (kind?.journal) return 'ignored';
+    if (kind && !keepsHeadOf(kind)) return 'ignored';
     const entry = kind && (await this.#directory.resolve(event.tenant, event.namespace_hash));
     const namespace = entry && namespaceFromStorageKey(entry.key, this.#kinds);
     // The store records a namespace before its first commit, and the deployment declares every kind: an unknown

@@ -19,3 +19,18 @@ export class ForbiddenError extends DomainError {
     super(message);
   }
 }
+
+/**
+ * The token is valid but its client was not granted the OAuth scope the operation requires (RFC 6750
+ * `insufficient_scope`). Decided from the token and the route alone, before anything is read, so it says
+ * nothing about what exists.
+ */
+export class InsufficientScopeError extends DomainError {
+  readonly code = 'auth.insufficient_scope';
+  readonly requiredScope: string;
+
+  constructor(requiredScope: string) {
+    super(`The token's client does not hold the scope this operation requires (${requiredScope})`);
+    this.requiredScope = requiredScope;
+  }
+}

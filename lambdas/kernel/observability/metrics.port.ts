@@ -6,8 +6,8 @@ export interface Metrics {
   count(name: MetricName, value?: number): void;
   /** One request to the storage engine and the capacity units it consumed. */
   storageRequest(request: { operation: string; capacityUnits: number }): void;
-  /** One use of the key service (a data key generated or decrypted). */
-  keyOperation(operation: 'generate-data-key' | 'decrypt-data-key'): void;
+  /** One call to the key service (KMS): a key generated, decrypted or re-encrypted. */
+  keyOperation(operation: 'generate-data-key' | 'decrypt-data-key' | 're-encrypt-data-key'): void;
 }
 
 export type MetricName =
@@ -24,7 +24,14 @@ export type MetricName =
   | 'config.invalid_rejected'
   /** The configuration source could not be read on a refresh; the last good value stays in force. */
   | 'config.refresh_failed'
-  | 'http.server_error';
+  /**
+   * The first request of an execution environment went ahead on the configuration deployed with the function:
+   * the operator's overrides could not be read in time (throttled, timed out, failed) or were invalid.
+   */
+  | 'config.first_read_fallback'
+  | 'http.server_error'
+  /** A request was refused because its app client is over its bound (`throttle` in the configuration). */
+  | 'http.client_throttled';
 
 export const noMetrics: Metrics = {
   count: () => undefined,

@@ -32,8 +32,8 @@ const OVERRIDE_INSTRUCTIONS: readonly RegExp[] = [
   ),
   // "ignore all instructions", "disregard any rules"
   new RegExp(`\\b${OVERRIDE_VERB}\\s+(?:all|any|every)\\s+(?:of\\s+)?(?:the\\s+)?${INSTRUCTION_NOUN}\\b`),
-  // "ignore all of the above", "disregard everything above", "forget everything you were told"
-  /\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:of\s+)?(?:the\s+)?(?:above|before|previous|prior|earlier|(?:that\s+|which\s+)?(?:you\s+)?(?:were|have\s+been|'ve\s+been|was)\s+(?:told|given|instructed))\b/,
+  // "ignore all of the above", "disregard everything above", "forget everything you were told" (or "you've been")
+  /\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:of\s+)?(?:the\s+)?(?:above|before|previous|prior|earlier|(?:that\s+|which\s+)?(?:you\s+|you(?='))?(?:were|have\s+been|'ve\s+been|was)\s+(?:told|given|instructed))\b/,
   // "do not follow your instructions", "stop obeying the system prompt"
   /\b(?:do\s+not|don't|stop)\s+(?:follow(?:ing)?|obey(?:ing)?)\s+(?:your(?:\s+(?:previous|prior|original|system))?|the\s+(?:previous|prior|original|system|above))\s+(?:instructions|rules|guidelines|system\s+prompt|prompt)\b/,
   // "your new instructions are", "new system prompt"

@@ -59,8 +59,8 @@ export class RevisionMismatchError extends DomainError {
 export class InvalidCursorError extends DomainError {
   readonly code = 'validation.invalid_cursor';
 
-  constructor() {
-    super('The cursor is not valid for this listing');
+  constructor(options?: ErrorOptions) {
+    super('The cursor is not valid for this listing', options);
   }
 }
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
-import { createMemoryHubApp } from '../../../lib/memory-hub-app.ts';
+import { createMemoryHubApp, type MemoryHubAppOptions } from '../../../lib/memory-hub-app.ts';
 import type { MemoryHubStack } from '../../../lib/memory-hub-stack.ts';
 import { loadOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi-operations.ts';
 
@@ -23,7 +23,6 @@ export const FIXTURE_DOCUMENT_PATH = resolve(PROJECT_ROOT, 'test/infra/fixtures/
  */
 export const FIXTURE_SOURCES = {
   workflowsDocumentPath: resolve(PROJECT_ROOT, 'lambdas/generated/workflows.json'),
-  defaultConfigPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/default-config.fixture.json'),
   deploymentDocumentPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/deployment.fixture.json'),
   eventsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/events.lambda.ts'),
   workflowsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/workflows.lambda.ts'),
@@ -70,6 +69,8 @@ export interface SynthesizeOptions {
    * @default false
    */
   readonly bundle?: boolean;
+  /** Further options of the app, e.g. `env`, `encryptionKeyArn` or `reservedConcurrency`. */
+  readonly appOptions?: Omit<MemoryHubAppOptions, 'appProps' | 'stage' | 'openApiDocumentPath'>;
 }
 
 export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
@@ -89,6 +90,7 @@ export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
     stage: options.stage ?? 'test',
     openApiDocumentPath,
     ...(options.sources === 'project' ? {} : FIXTURE_SOURCES),
+    ...options.appOptions,
   });
   const assembly = app.synth();
   return {

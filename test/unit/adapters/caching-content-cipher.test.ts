@@ -25,7 +25,7 @@ describe('Class: CachingContentCipher', () => {
   it('decrypts a ciphertext once for the same context', async () => {
     const { cipher, calls } = countingCipher();
     const written = await cipher.encrypt(Buffer.from('hello'), context);
-    const caching = new CachingContentCipher({ inner: cipher });
+    const caching = new CachingContentCipher({ inner: cipher, maxAgeSeconds: 300 });
 
     const first = await caching.decrypt(written, context);
     const second = await caching.decrypt(written, context);
@@ -37,7 +37,7 @@ describe('Class: CachingContentCipher', () => {
 
   it('reads back what it encrypted itself without decrypting, and a caller changing its bytes changes nothing', async () => {
     const { cipher, calls } = countingCipher();
-    const caching = new CachingContentCipher({ inner: cipher });
+    const caching = new CachingContentCipher({ inner: cipher, maxAgeSeconds: 300 });
     const plaintext = Buffer.from('hello');
     const ciphertext = await caching.encrypt(plaintext, context);
     plaintext.write('HELLO');
@@ -51,7 +51,7 @@ describe('Class: CachingContentCipher', () => {
 
   it('never answers another context, or an altered ciphertext, from the cache', async () => {
     const { cipher, calls } = countingCipher();
-    const caching = new CachingContentCipher({ inner: cipher });
+    const caching = new CachingContentCipher({ inner: cipher, maxAgeSeconds: 300 });
     const ciphertext = await caching.encrypt(Buffer.from('hello'), context);
     await caching.decrypt(ciphertext, context);
 
@@ -66,7 +66,7 @@ describe('Class: CachingContentCipher', () => {
 
   it('keeps at most its capacity, dropping the least recently used', async () => {
     const { cipher, calls } = countingCipher();
-    const caching = new CachingContentCipher({ inner: cipher, capacity: 2 });
+    const caching = new CachingContentCipher({ inner: cipher, maxAgeSeconds: 300, capacity: 2 });
     const texts = await Promise.all(['a', 'b', 'c'].map((text) => cipher.encrypt(Buffer.from(text), context)));
     for (const text of texts) await caching.decrypt(text, context);
 
@@ -74,5 +74,27 @@ describe('Class: CachingContentCipher', () => {
     await caching.decrypt(texts[0] as Uint8Array, context);
 
     expect(calls.decrypt).toBe(4);
+  });
+
+  it('stops answering from memory once an entry is older than its maximum age, however often it is read', async () => {
+    // Prepare: a branch key destroyed (crypto-shredding) must stop this process reading within the keyring's bound.
+    const { cipher, calls } = countingCipher();
+    let now = 0;
+    const caching = new CachingContentCipher({ inner: cipher, maxAgeSeconds: 300, now: () => now });
+    const ciphertext = await caching.encrypt(Buffer.from('hello'), context);
+
+    // Act: read it constantly for just under the bound, then once past it.
+    for (now = 0; now < 299_000; now += 10_000) await caching.decrypt(ciphertext, context);
+    const hitsBeforeTheBound = calls.decrypt;
+    now = 300_000;
+    await caching.decrypt(ciphertext, context);
+
+    // Assess
+    expect(hitsBeforeTheBound).toBe(0);
+    expect(calls.decrypt).toBe(1);
+  });
+
+  it('refuses a cache without a maximum age', () => {
+    expect(() => new CachingContentCipher({ inner: countingCipher().cipher, maxAgeSeconds: 0 })).toThrow(RangeError);
   });
 });

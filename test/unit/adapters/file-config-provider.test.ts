@@ -10,7 +10,7 @@ import {
 import { StaticConfigProvider } from '../../../lambdas/adapters/config/static-config-provider.ts';
 import { jsonLinesLog } from '../../../lambdas/adapters/observability/json-lines-log.ts';
 import { DEFAULT_CONFIG, SERVICE_CONFIGURATION } from '../../../lambdas/app/service-tables.ts';
-import { ConfigUnavailableError } from '../../../lambdas/kernel/config/config.errors.ts';
+import { ConfigUnavailableError, InvalidConfigError } from '../../../lambdas/kernel/config/config.errors.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { describeConfigProviderContract } from '../../contract/config-provider.contract.ts';
 
@@ -124,6 +124,38 @@ describe('Class: FileConfigProvider', () => {
   });
 
   describe('Method: load', () => {
+    const loadedFrom = async (text: string) => {
+      const { path, write } = await folder();
+      await write(text);
+      return { path, loading: FileConfigProvider.load({ path, configuration: SERVICE_CONFIGURATION }) };
+    };
+
+    it('refuses an invalid file with a message naming each wrong field', async () => {
+      // Prepare & Act
+      const { path, loading } = await loadedFrom(
+        JSON.stringify({ retention: { noteHorizonDays: 0 }, listing: { maxPageSize: 'many' } }),
+      );
+
+      // Assess
+      await expect(loading).rejects.toBeInstanceOf(InvalidConfigError);
+      await expect(loading).rejects.toThrow(`Invalid configuration in ${path}: retention.noteHorizonDays: `);
+      await expect(loading).rejects.toThrow(/; listing\.maxPageSize: /);
+    });
+
+    it('refuses an invalid per-agent override, naming the agent and the field', async () => {
+      const { loading } = await loadedFrom(
+        JSON.stringify({ agents: { coder: { learning: { decayAfterDays: 365 } } } }),
+      );
+
+      await expect(loading).rejects.toThrow(/agents\.coder\.learning\.decayAfterDays: must not exceed/);
+    });
+
+    it('refuses a file that is not JSON', async () => {
+      const { loading } = await loadedFrom('{"retention": ');
+
+      await expect(loading).rejects.toThrow(/\(root\): not valid JSON/);
+    });
+
     it('refuses a missing file, naming it', async () => {
       const { path } = await folder();
 

@@ -168,3 +168,38 @@ describe('Function: parseConfig', () => {
     expect(Object.isFrozen(DEFAULT_CONFIG.learning)).toBe(true);
   });
 });
+
+describe('Section: throttle', () => {
+  it('keeps a bound per app client and the default for the others', () => {
+    const config = parseConfig(
+      { throttle: { requestsPerSecond: 10, clients: { 'planner-app': { requestsPerSecond: 50 } } } },
+      'test.json',
+    );
+
+    expect(config.throttle).toEqual({
+      requestsPerSecond: 10,
+      leaseSize: DEFAULT_CONFIG.throttle.leaseSize,
+      clients: { 'planner-app': { requestsPerSecond: 50 } },
+    });
+  });
+
+  it('refuses a bound that could never admit a request, a fraction, an incomplete one and a client id no token carries', () => {
+    expect(
+      problemsOf({
+        throttle: {
+          requestsPerSecond: 0,
+          leaseSize: 0,
+          clients: { 'coder-app': { requestsPerSecond: 2.5 }, 'half-app': { burst: 3 }, 'a b': {} },
+        },
+      }),
+    ).toEqual([
+      expect.stringMatching(/^throttle\.requestsPerSecond: /),
+      expect.stringMatching(/^throttle\.leaseSize: /),
+      expect.stringMatching(/^throttle\.clients\.coder-app\.requestsPerSecond: /),
+      expect.stringMatching(/^throttle\.clients\.half-app\.requestsPerSecond: /),
+      // Windows of one second leave no burst to set.
+      'throttle.clients.half-app.burst: unknown setting',
+      'throttle.clients.a b: an app client id is 1-64 characters of A-Z, a-z, 0-9, _ or -',
+    ]);
+  });
+});

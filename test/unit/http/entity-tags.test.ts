@@ -24,6 +24,15 @@ describe('Module: entity-tags', () => {
     expect(revisionsNamedBy(`${foreign}, ${etagOf(id, 2)}`, id)).toEqual([2]);
   });
 
+  it('compares strongly and case-sensitively: the same tag in another letter case names nothing', () => {
+    const etag = etagOf(id, 4);
+    const swapped = [...etag].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()));
+
+    for (const variant of [swapped.join(''), etag.toLowerCase(), etag.toUpperCase()].filter((tag) => tag !== etag))
+      expect(revisionsNamedBy(variant, id), variant).toEqual([]);
+    expect(revisionsNamedBy(etag, id)).toEqual([4]);
+  });
+
   it('tells an absent If-Match (undefined) from one that names nothing (an empty list)', () => {
     expect(expectedRevisionsOf(undefined, id)).toBeUndefined();
     expect(expectedRevisionsOf('"9-x"', id)).toEqual([]);

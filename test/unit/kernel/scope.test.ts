@@ -13,7 +13,7 @@ describe('Function: readVerifiedClaims', () => {
       sub: 'alice',
       'custom:tenant': 'acme',
       client_id: 'coder-app',
-      'cognito:groups': ['project:p7:member', 'org:admin', 'some-other-group'],
+      'cognito:groups': ['project:p7:member', 'org:admin'],
     });
 
     expect(claims).toMatchObject({

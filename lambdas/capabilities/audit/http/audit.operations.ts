@@ -15,6 +15,7 @@ export const listAudit = defineOperation({
   tag: 'admin',
   routes: [{ operationId: 'listAudit', method: 'GET', path: '/v1/audit', project: false }],
   authenticated: true,
+  requiredScope: 'memory-hub/memory.admin',
   lambda: { entry: ENTRY, handler: 'listAudit', access: 'read' },
   params: NoParams,
   query: z

@@ -1,6 +1,7 @@
 import type { OperationInput } from '../../../http/api-event.ts';
 import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
+import { issuedCursor } from '../../../http/listing-cursors.ts';
 import type { Operation } from '../../../http/operation.ts';
 import { pageRequestOf } from '../../../http/page-size.ts';
 import { created, noContent, ok } from '../../../http/responses.ts';
@@ -34,7 +35,10 @@ export const guardrailsHandlers = (service: GuardrailsService, http: HttpContext
 
   listGuardrails: httpOperation(guardrails.listGuardrails, http).handler(async ({ scope, input }) => {
     const page = await service.list(scope, spaceOf(input), pageRequestOf(http, input.query));
-    return ok({ items: page.items.map(guardrails.toGuardrailResponse), nextCursor: page.nextCursor });
+    return ok({
+      items: page.items.map(guardrails.toGuardrailResponse),
+      nextCursor: issuedCursor(input, page.nextCursor),
+    });
   }),
 
   deleteGuardrail: httpOperation(guardrails.deleteGuardrail, http).handler(async ({ scope, input }) => {

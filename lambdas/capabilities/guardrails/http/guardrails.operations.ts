@@ -52,7 +52,8 @@ const failures = scopedFailures('No such guardrail, or a project the caller is n
 
 const forbidden = {
   403: {
-    description: "Only org admins manage the organisation's guardrails, and only a project's admins its own",
+    description:
+      "Only org admins manage the organisation's guardrails, and only a project's admins its own; and only through a client holding memory-hub/memory.admin (code auth.insufficient_scope)",
     schema: ErrorResponse,
   },
 } satisfies Record<number, ResponseSpec>;
@@ -62,6 +63,7 @@ export const putGuardrail = defineOperation({
   tag: 'guardrails',
   routes: bothSpaces('putGuardrail', 'PUT', '/{key}'),
   authenticated: true,
+  requiredScope: 'memory-hub/memory.admin',
   lambda: { entry: ENTRY, handler: 'putGuardrail', access: 'write' },
   params: KeyParams,
   query: NoQuery,
@@ -91,6 +93,7 @@ export const getGuardrail = defineOperation({
   tag: 'guardrails',
   routes: bothSpaces('getGuardrail', 'GET', '/{key}'),
   authenticated: true,
+  requiredScope: 'memory-hub/memory.read',
   lambda: { entry: ENTRY, handler: 'getGuardrail', access: 'read' },
   params: KeyParams,
   query: NoQuery,
@@ -103,6 +106,7 @@ export const listGuardrails = defineOperation({
   tag: 'guardrails',
   routes: bothSpaces('listGuardrails', 'GET', ''),
   authenticated: true,
+  requiredScope: 'memory-hub/memory.read',
   lambda: { entry: ENTRY, handler: 'listGuardrails', access: 'read' },
   params: NoParams,
   query: PageQuery,
@@ -115,6 +119,7 @@ export const deleteGuardrail = defineOperation({
   tag: 'guardrails',
   routes: bothSpaces('deleteGuardrail', 'DELETE', '/{key}'),
   authenticated: true,
+  requiredScope: 'memory-hub/memory.admin',
   lambda: { entry: ENTRY, handler: 'deleteGuardrail', access: 'write' },
   params: KeyParams,
   query: NoQuery,

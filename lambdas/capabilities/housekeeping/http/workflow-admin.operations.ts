@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ErrorResponse, SafeName } from '../../../http/api-schemas.ts';
+import { ErrorResponse, RecordId, SafeName } from '../../../http/api-schemas.ts';
 import { ADMIN_FAILURES } from '../../../http/common-responses.ts';
 import { defineOperation, NoBody, NoQuery } from '../../../http/operation.ts';
 import { WorkflowRun } from '../../../kernel/workflows/workflow-run.schema.ts';
@@ -11,6 +11,7 @@ export const startWorkflow = defineOperation({
   tag: 'admin',
   routes: [{ operationId: 'startWorkflow', method: 'POST', path: '/v1/admin/workflows/{name}', project: false }],
   authenticated: true,
+  requiredScope: 'memory-hub/memory.admin',
   lambda: { entry: ENTRY, handler: 'startWorkflow', access: 'write', startsWorkflows: true },
   params: z.object({ name: SafeName }).strict(),
   query: NoQuery,
@@ -27,8 +28,9 @@ export const getWorkflowRun = defineOperation({
   tag: 'admin',
   routes: [{ operationId: 'getWorkflowRun', method: 'GET', path: '/v1/admin/workflows/runs/{runId}', project: false }],
   authenticated: true,
+  requiredScope: 'memory-hub/memory.admin',
   lambda: { entry: ENTRY, handler: 'getWorkflowRun', access: 'read' },
-  params: z.object({ runId: z.string().max(64) }).strict(),
+  params: z.object({ runId: RecordId }).strict(),
   query: NoQuery,
   body: NoBody,
   responses: {

@@ -1,5 +1,6 @@
 import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
+import { issuedCursor } from '../../../http/listing-cursors.ts';
 import { pageRequestOf } from '../../../http/page-size.ts';
 import { jsonResponse, noContent, ok } from '../../../http/responses.ts';
 import type { AppliedMemoryService } from '../applied-memory-service.ts';
@@ -27,13 +28,16 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
 
   listSessionEvents: httpOperation(learning.listSessionEvents, http).handler(async ({ scope, input }) => {
     const page = await services.sessionEvents.list(scope, input.params.sessionId, pageRequestOf(http, input.query));
-    return ok({ items: page.items.map(views.toSessionEventResponse), nextCursor: page.nextCursor });
+    return ok({
+      items: page.items.map(views.toSessionEventResponse),
+      nextCursor: issuedCursor(input, page.nextCursor),
+    });
   }),
 
   listBeliefs: httpOperation(learning.listBeliefs, http).handler(async ({ scope, input }) => {
     const { kind, agent, status } = input.query;
     const page = await services.beliefs.list(scope, { kind, agent, status }, pageRequestOf(http, input.query));
-    return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: page.nextCursor });
+    return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: issuedCursor(input, page.nextCursor) });
   }),
 
   getBelief: httpOperation(learning.getBelief, http).handler(async ({ scope, input }) => {
@@ -44,7 +48,7 @@ export const learningHandlers = (services: LearningServices, http: HttpContext) 
 
   listBeliefHistory: httpOperation(learning.beliefHistory, http).handler(async ({ scope, input }) => {
     const page = await services.beliefs.history(scope, input.params.id, pageRequestOf(http, input.query));
-    return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: page.nextCursor });
+    return ok({ items: page.items.map(views.toBeliefResponse), nextCursor: issuedCursor(input, page.nextCursor) });
   }),
 
   correctBelief: httpOperation(learning.correctBelief, http).handler(async ({ scope, input }) => {

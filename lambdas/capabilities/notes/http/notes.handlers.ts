@@ -1,6 +1,7 @@
 import type { OperationInput } from '../../../http/api-event.ts';
 import { etagOf, expectedRevisionsOf } from '../../../http/entity-tags.ts';
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
+import { issuedCursor } from '../../../http/listing-cursors.ts';
 import type { Operation } from '../../../http/operation.ts';
 import { pageRequestOf } from '../../../http/page-size.ts';
 import { created, noContent, ok } from '../../../http/responses.ts';
@@ -33,7 +34,7 @@ export const notesHandlers = (service: NotesService, http: HttpContext) => {
     }),
     listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
       const page = await service.list(scope, narrowingOf(input), pageRequestOf(http, input.query));
-      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
+      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
     }),
     updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
       const { id } = input.params;
@@ -53,7 +54,7 @@ export const notesHandlers = (service: NotesService, http: HttpContext) => {
     }),
     listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {
       const page = await service.history(scope, narrowingOf(input), input.params.id, pageRequestOf(http, input.query));
-      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: page.nextCursor });
+      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
     }),
   };
 };

@@ -1,0 +1,404 @@
+/**
+ * What each operation of a load scenario costs: what the local server measured, today's model and the corrected
+ * model (everything the request causes in AWS, by service), the mixed workload's cost per million requests, and
+ * the corrected figures beside the committed baselines of earlier revisions.
+ */
+import type { CostBaseline, CostBreakdown } from '../cost-baseline.ts';
+import {
+  AWS_ASSUMPTIONS,
+  type AwsAssumptions,
+  CORRECTED_MODEL_NOTES,
+  type CorrectedCost,
+  type DeployedConsumers,
+  type MeasuredOperationCost,
+  type ModelledCost,
+  measuredCosts,
+  modelCorrectedCost,
+  modelCostPerMillion,
+  PRICE_NOTES,
+} from '../cost-model.ts';
+import type { FixedRateRun } from '../load/fixed-rate-run.ts';
+import { median, percentile } from '../stats.ts';
+import { pooled } from './load-tables.ts';
+import { bullets, dollars, fixed, ms, passFail, table } from './markdown.ts';
+
+/** The goal the issue sets for a mixed workload at 120/s: at most $5 per million requests, everything counted. */
+export const MIXED_WORKLOAD_GOAL_USD_PER_MILLION = 5;
+
+export const COST_MEASUREMENT_NOTE =
+  'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
+  'included — the same operations, so the averages hold): DynamoDB requests and the capacity units the engine reported ' +
+  '(`ReturnConsumedCapacity: TOTAL`), the index write units it leaves out (computed), the events each operation committed, ' +
+  'the key operations this one process made (its caches serve every operation), and, one request at a time, the handler ' +
+  'time, the part of it not waiting on storage (CPU) and the storage round trips in sequence.';
+
+export interface CostFigures {
+  measured: MeasuredOperationCost[];
+  today: Record<string, ModelledCost>;
+  corrected: Record<string, CorrectedCost>;
+  /** The mixed workload (each operation at its share of the runs' traffic), per million requests. */
+  mix: { today: number; corrected: number };
+  /** What `--save-cost-baseline` writes for this workload. */
+  baseline: Pick<CostBaseline, 'operations' | 'workloads'>;
+  /** Each operation's rate in the runs and the events per second they committed: what the model was priced at. */
+  rates: Record<string, number>;
+  eventsPerSecond: number;
+  deployed: DeployedConsumers;
+}
+
+/** Prices every operation with both models at the rates the runs offered. */
+export const costFigures = (
+  runs: readonly FixedRateRun[],
+  operations: readonly string[],
+  workload: string,
+  deployed: DeployedConsumers,
+): CostFigures => {
+  const measured = measuredCosts(
+    runs.map((run) => run.costReport),
+    operations,
+    (run, operation) => runs[run]?.serviceTime[operation]?.latencies.length ?? 0,
+  );
+  const rateOf = (operation: string) =>
+    median(
+      runs.map(
+        (run) =>
+          (run.analysis.offeredRatePerSecond * (run.analysis.byOperation[operation]?.count ?? 0)) /
+          Math.max(1, run.analysis.completed),
+      ),
+    );
+  const rates = Object.fromEntries(operations.map((operation) => [operation, rateOf(operation)]));
+  const eventsPerSecond = measured.reduce((sum, cost) => sum + (rates[cost.operationId] ?? 0) * eventsOf(cost), 0);
+  const today: Record<string, ModelledCost> = {};
+  const corrected: Record<string, CorrectedCost> = {};
+  for (const cost of measured) {
+    today[cost.operationId] = modelCostPerMillion(cost);
+    corrected[cost.operationId] = modelCorrectedCost(
+      cost,
+      { operationPerSecond: rates[cost.operationId] ?? 0, eventsPerSecond },
+      deployed,
+    );
+  }
+  const totalRate = Object.values(rates).reduce((sum, rate) => sum + rate, 0);
+  const mixOf = (pick: (operation: string) => number) =>
+    totalRate === 0
+      ? Number.NaN
+      : operations.reduce((sum, operation) => sum + ((rates[operation] ?? 0) / totalRate) * pick(operation), 0);
+  const mix = {
+    today: mixOf((operation) => today[operation]?.total ?? Number.NaN),
+    corrected: mixOf((operation) => corrected[operation]?.total ?? Number.NaN),
+  };
+  return {
+    measured,
+    today,
+    corrected,
+    mix,
+    rates,
+    eventsPerSecond,
+    deployed,
+    baseline: {
+      operations: Object.fromEntries(
+        operations.map((operation) => [
+          operation,
+          { today: today[operation]?.total ?? Number.NaN, corrected: breakdownOf(corrected[operation]) },
+        ]),
+      ),
+      workloads: { [workload]: mix },
+    },
+  };
+};
+
+const eventsOf = (cost: MeasuredOperationCost): number =>
+  Object.values(cost.corrected.eventsByKind).reduce((sum, count) => sum + count, 0);
+
+const breakdownOf = (cost: CorrectedCost | undefined): CostBreakdown => ({
+  apiGateway: cost?.apiGateway ?? Number.NaN,
+  lambda: cost?.lambda ?? Number.NaN,
+  dynamoDb: cost?.dynamoDb ?? Number.NaN,
+  kms: cost?.kms ?? Number.NaN,
+  eventBridge: cost?.eventBridge ?? Number.NaN,
+  eventFunctions: cost?.eventFunctions ?? Number.NaN,
+  logs: cost?.logs ?? Number.NaN,
+  xray: cost?.xray ?? Number.NaN,
+  total: cost?.total ?? Number.NaN,
+});
+
+const SERVICES: readonly { key: keyof CostBreakdown; header: string }[] = [
+  { key: 'apiGateway', header: 'API Gateway' },
+  { key: 'lambda', header: 'Lambda (its function)' },
+  { key: 'dynamoDb', header: 'DynamoDB' },
+  { key: 'kms', header: 'KMS' },
+  { key: 'eventBridge', header: 'EventBridge' },
+  { key: 'eventFunctions', header: 'Lambda (relay, consumers)' },
+  { key: 'logs', header: 'CloudWatch Logs' },
+  { key: 'xray', header: 'X-Ray' },
+];
+
+/** The measured table: what the local server saw, per operation. */
+export const measuredTable = (runs: readonly FixedRateRun[], figures: CostFigures): string =>
+  table(
+    [
+      'Operation',
+      'Requests',
+      'DynamoDB requests / op',
+      'Read units / op',
+      'Write units / op',
+      'Index write units / op',
+      'Events / op',
+      'Key operations / op (this process)',
+      'Handler p50 under load ms',
+      'Handler p50 alone ms',
+      'CPU alone ms',
+      'Storage round trips',
+    ],
+    figures.measured.map((cost) => [
+      cost.operationId,
+      cost.requests,
+      fixed(cost.storageRequestsPerOperation),
+      fixed(cost.readUnitsPerOperation),
+      fixed(cost.writeUnitsPerOperation),
+      fixed(cost.corrected.engine.indexWriteUnits),
+      fixed(eventsOf(cost)),
+      fixed(cost.keyOperationsPerOperation),
+      ms(
+        percentile(
+          pooled(runs, (run) => run.handlerUnderLoad[cost.operationId]),
+          50,
+        ),
+      ),
+      ms(cost.handlerP50Milliseconds),
+      ms(cost.corrected.cpuMilliseconds),
+      fixed(cost.corrected.storageRoundTrips, 0),
+    ]),
+  );
+
+/** Today's model, as the report had it. */
+export const todayTable = (figures: CostFigures): string =>
+  table(
+    ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
+    figures.measured.map(({ operationId }) => {
+      const model = figures.today[operationId];
+      return [
+        operationId,
+        model?.billedMilliseconds ?? '—',
+        dollars(model?.apiGateway),
+        dollars(model?.lambdaRequests),
+        dollars(model?.lambdaDuration),
+        dollars(model?.dynamoDb),
+        dollars(model?.kms),
+        `**${dollars(model?.total)}**`,
+      ];
+    }),
+  );
+
+/** The corrected model by service, with today's total beside it. */
+export const correctedTable = (figures: CostFigures): string =>
+  table(
+    ['Operation', ...SERVICES.map((service) => service.header), 'Total', "Today's model"],
+    figures.measured.map(({ operationId }) => {
+      const model = figures.corrected[operationId];
+      return [
+        operationId,
+        ...SERVICES.map((service) => dollars(model?.[service.key])),
+        `**${dollars(model?.total)}**`,
+        dollars(figures.today[operationId]?.total),
+      ];
+    }),
+  );
+
+/** What the corrected figures rest on, per operation. */
+export const factsTable = (figures: CostFigures): string =>
+  table(
+    [
+      'Operation',
+      'Billed ms (AWS)',
+      'Write units',
+      'of them index writes',
+      'Read units',
+      'KMS calls',
+      'Events',
+      'Consumer invocations',
+      'Relay invocations',
+      'Log bytes',
+      'Traces',
+    ],
+    figures.measured.map(({ operationId }) => {
+      const facts = figures.corrected[operationId]?.facts;
+      return [
+        operationId,
+        facts?.billedMilliseconds ?? '—',
+        fixed(facts?.writeUnits === undefined ? undefined : facts.writeUnits + facts.indexWriteUnits),
+        fixed(facts?.indexWriteUnits),
+        fixed(facts?.readUnits),
+        fixed(facts?.kmsCalls, 3),
+        fixed(facts?.events),
+        fixed(facts?.consumerInvocations),
+        fixed(facts?.relayInvocations, 3),
+        fixed(facts?.logBytes, 0),
+        fixed(facts?.traces, 3),
+      ];
+    }),
+  );
+
+/** "At 120/s …": the mixed workload against the goal. */
+export const mixSentence = (figures: CostFigures, ratePerSecond: number, mixText: string): string =>
+  `The mixed workload at ${ratePerSecond}/s (${mixText}) costs **${dollars(figures.mix.corrected)} per million requests** with ` +
+  `everything counted (today's model: ${dollars(figures.mix.today)}); the goal is at most $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION}: ` +
+  `${passFail(figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION)}.`;
+
+/**
+ * "Cost per million: before / after": each operation's corrected total in every committed baseline and now, then
+ * what changed since the oldest, by service.
+ */
+export const beforeAfterSection = (
+  figures: CostFigures,
+  baselines: readonly CostBaseline[],
+  workload: string,
+  workloadLabel: string,
+): string | undefined => {
+  const relevant = baselines.filter((baseline) =>
+    figures.measured.some(({ operationId }) => baseline.operations[operationId] !== undefined),
+  );
+  const [oldest] = relevant;
+  if (oldest === undefined) return undefined;
+  const labels = relevant.map((_, index) => String.fromCharCode(65 + index));
+  const change = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined || !Number.isFinite(before) || before === 0
+      ? '—'
+      : `${(((after - before) / before) * 100).toFixed(0)}%`;
+  const rows = [
+    ...figures.measured.map(({ operationId }) => {
+      const now = figures.corrected[operationId]?.total;
+      return [
+        operationId,
+        ...relevant.map((baseline) => dollars(baseline.operations[operationId]?.corrected.total)),
+        `**${dollars(now)}**`,
+        change(oldest.operations[operationId]?.corrected.total, now),
+      ];
+    }),
+    [
+      `${workloadLabel} (per request)`,
+      ...relevant.map((baseline) => dollars(baseline.workloads[workload]?.corrected)),
+      `**${dollars(figures.mix.corrected)}**`,
+      change(oldest.workloads[workload]?.corrected, figures.mix.corrected),
+    ],
+  ];
+  const deltaRows = figures.measured.map(({ operationId }) => {
+    const before = oldest.operations[operationId]?.corrected;
+    const now = figures.corrected[operationId];
+    const delta = (key: keyof CostBreakdown) =>
+      before === undefined || now === undefined ? '—' : signedDollars(now[key] - before[key]);
+    return [operationId, ...SERVICES.map((service) => delta(service.key)), delta('total')];
+  });
+  return [
+    'Corrected model, US dollars per million operations, now and in each committed baseline (`bench/baselines/cost-per-million.*.json`, ' +
+      'written by `--save-cost-baseline` with this bench and meter at the revision it stands for):',
+    '',
+    ...relevant.map(
+      (baseline, index) =>
+        `- **${labels[index]}** — ${baseline.name}: measured at \`${baseline.revision}\` (${baseline.measuredAt.slice(0, 10)}, ` +
+        `\`${baseline.command}\`${baseline.harness ? `; ${baseline.harness}` : ''}).`,
+    ),
+    '',
+    table(['Operation', ...labels.map((label) => `Before: ${label}`), 'After: now', `Change since ${labels[0]}`], rows),
+    '',
+    `Where the change since ${labels[0]} came from, by service (now minus ${labels[0]}):`,
+    '',
+    table(['Operation', ...SERVICES.map((service) => service.header), 'Total'], deltaRows),
+  ].join('\n');
+};
+
+/** "+$0.141", "−$2.918"; a change under a hundredth of a cent shows as none. */
+const signedDollars = (value: number): string =>
+  Number.isNaN(value) ? '—' : Math.abs(value) < 0.0001 ? '$0' : `${value < 0 ? '−' : '+'}${dollars(Math.abs(value))}`;
+
+/** The notes under the cost tables: prices, then how the corrected model works. */
+export const costNotes = (extra: readonly string[] = []): string =>
+  bullets([...PRICE_NOTES, ...CORRECTED_MODEL_NOTES, ...extra]);
+
+/** Changes that would lower the bill, each priced with the same run by the corrected model. */
+const LEVERS: readonly {
+  readonly label: string;
+  readonly assumptions?: Partial<AwsAssumptions>;
+  readonly withoutConsumers?: readonly string[];
+  /** Priced without the outbox marker: no index write or delete, no UpdateItem to clear it (items no smaller). */
+  readonly withoutOutboxMarker?: boolean;
+}[] = [
+  { label: 'As deployed' },
+  {
+    label:
+      'Without the outbox marker: what the marker, its index entry and the relay clearing it cost (the sweep that ' +
+      'relies on it would need another way to find unpublished events)',
+    withoutOutboxMarker: true,
+  },
+  {
+    label: "Lambda's START, END and REPORT lines not logged (JSON log format, system log level WARN)",
+    assumptions: { platformLogLines: false },
+  },
+  {
+    label: 'No head-projection consumer (the writer moves the head; the reconciler catches a deferred one)',
+    withoutConsumers: ['head-projection'],
+  },
+  { label: 'No active tracing', assumptions: { tracing: false } },
+  {
+    label: 'All of these',
+    assumptions: { platformLogLines: false, tracing: false },
+    withoutConsumers: ['head-projection'],
+    withoutOutboxMarker: true,
+  },
+];
+
+/** The mixed workload's cost per million requests under each lever, from the same measurements. */
+export const leversTable = (figures: CostFigures): string => {
+  const totalRate = Object.values(figures.rates).reduce((sum, rate) => sum + rate, 0);
+  const mixUnder = (lever: (typeof LEVERS)[number]) => {
+    const assumptions = { ...AWS_ASSUMPTIONS, ...lever.assumptions };
+    const deployed = {
+      ...figures.deployed,
+      consumers: figures.deployed.consumers.filter((consumer) => !lever.withoutConsumers?.includes(consumer.name)),
+    };
+    return figures.measured.reduce((sum, measured) => {
+      const rate = figures.rates[measured.operationId] ?? 0;
+      const cost = lever.withoutOutboxMarker ? withoutOutboxMarker(measured) : measured;
+      const priced = modelCorrectedCost(
+        cost,
+        { operationPerSecond: rate, eventsPerSecond: figures.eventsPerSecond },
+        deployed,
+        assumptions,
+      );
+      return sum + (totalRate === 0 ? Number.NaN : (rate / totalRate) * priced.total);
+    }, 0);
+  };
+  const asDeployed = figures.mix.corrected;
+  return table(
+    ['Change', 'Mixed workload per million requests', 'Saving'],
+    LEVERS.map((lever) => {
+      const mix = mixUnder(lever);
+      return [
+        lever.label,
+        dollars(mix),
+        lever.assumptions || lever.withoutConsumers || lever.withoutOutboxMarker
+          ? signedDollars(mix - asDeployed)
+          : '—',
+      ];
+    }),
+    ['left', 'right', 'right'],
+  );
+};
+
+/** The measurements less what the outbox marker costs: its index entry (in and out) and the relay's update clearing it. */
+const withoutOutboxMarker = (measured: MeasuredOperationCost): MeasuredOperationCost => {
+  const { engine, causedEngine } = measured.corrected;
+  return {
+    ...measured,
+    corrected: {
+      ...measured.corrected,
+      engine: { ...engine, indexWriteUnits: 0 },
+      causedEngine: {
+        ...causedEngine,
+        indexWriteUnits: 0,
+        writeUnits: causedEngine.writeUnits - causedEngine.updateWriteUnits,
+        updateWriteUnits: 0,
+      },
+    },
+  };
+};

@@ -1,0 +1,305 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DecryptCommand,
+  GenerateDataKeyWithoutPlaintextCommand,
+  InvalidCiphertextException,
+  KMSClient,
+  NotFoundException,
+  ReEncryptCommand,
+} from '@aws-sdk/client-kms';
+import { describe, expect, it } from 'vitest';
+import { BranchKeyIds } from '../../../lambdas/adapters/crypto/branch-key-ids.ts';
+import { CachingContentCipher } from '../../../lambdas/adapters/crypto/caching-content-cipher.ts';
+import { LOCAL_KMS_KEY_ARN, LocalKms } from '../../../lambdas/adapters/crypto/local-kms.ts';
+import { errorResponse, KERNEL_ERROR_STATUSES } from '../../../lambdas/http/error-responses.ts';
+import type { ContentCipher, EncryptionContext } from '../../../lambdas/kernel/crypto/content-cipher.port.ts';
+import { CiphertextContextMismatchError } from '../../../lambdas/kernel/crypto/crypto.errors.ts';
+
+/* The crypto adapters at their edges: what the local KMS refuses and how, ids per scope, the plaintext cache. */
+
+const context = { 'branch-key-id': 'b1', type: 'branch:ACTIVE', tablename: 'store' };
+
+describe('Class: LocalKms', () => {
+  const kms = new LocalKms(randomBytes(32));
+  const client = new KMSClient({
+    region: 'local',
+    endpoint: 'http://kms.local.invalid',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+    requestHandler: kms,
+  });
+  const generate = (input: Record<string, unknown>) =>
+    client.send(new GenerateDataKeyWithoutPlaintextCommand({ KeyId: LOCAL_KMS_KEY_ARN, ...input }));
+  /** The error name and message KMS answered, as the SDK hands them to the key store. */
+  const refusal = async (sending: Promise<unknown>) => {
+    const error = (await sending.then(
+      () => undefined,
+      (failure: unknown) => failure,
+    )) as { name: string; message: string } | undefined;
+    return error && { name: error.name, message: error.message };
+  };
+
+  describe('GenerateDataKeyWithoutPlaintext', () => {
+    it.each([
+      ['a KeySpec of AES_256', { KeySpec: 'AES_256' }, 32],
+      ['a KeySpec of AES_128', { KeySpec: 'AES_128' }, 16],
+      ['1 byte', { NumberOfBytes: 1 }, 1],
+      ['1024 bytes', { NumberOfBytes: 1024 }, 1024],
+    ])('generates a key of %s', async (_, input, length) => {
+      const { CiphertextBlob } = await generate({ ...input, EncryptionContext: context });
+      const { Plaintext } = await client.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: context }));
+
+      expect(Plaintext).toHaveLength(length);
+    });
+
+    it.each([
+      ['no size', {}],
+      ['0 bytes', { NumberOfBytes: 0 }],
+      ['1025 bytes', { NumberOfBytes: 1025 }],
+      ['both a KeySpec and a size', { KeySpec: 'AES_256', NumberOfBytes: 32 }],
+      ['another KeySpec', { KeySpec: 'HMAC_256' }],
+    ])('refuses %s', async (_, input) => {
+      expect(await refusal(generate(input))).toEqual({
+        name: 'ValidationException',
+        message: 'Give either a KeySpec or a NumberOfBytes from 1 to 1024',
+      });
+    });
+
+    it('refuses a context that is not a map of strings', async () => {
+      expect(await refusal(generate({ NumberOfBytes: 32, EncryptionContext: { n: 1 } }))).toEqual({
+        name: 'ValidationException',
+        message: 'An encryption context maps strings to strings',
+      });
+    });
+
+    it('refuses another key', async () => {
+      expect(await refusal(generate({ KeyId: 'arn:aws:kms:local:000000000000:key/other', NumberOfBytes: 32 }))).toEqual(
+        { name: 'NotFoundException', message: 'The local KMS holds no such key' },
+      );
+    });
+  });
+
+  describe('Decrypt and ReEncrypt', () => {
+    const sealed = async () => (await generate({ NumberOfBytes: 32, EncryptionContext: context })).CiphertextBlob;
+
+    it('refuses a Decrypt that names another key, even of a blob it made', async () => {
+      const decrypting = client.send(
+        new DecryptCommand({ KeyId: 'other', CiphertextBlob: await sealed(), EncryptionContext: context }),
+      );
+
+      await expect(decrypting).rejects.toBeInstanceOf(NotFoundException);
+    });
+
+    it.each([
+      ['a blob too short to hold a key', Buffer.from('MHK1short')],
+      ['a blob without the local mark', Buffer.alloc(64, 7)],
+    ])('refuses %s as an invalid ciphertext', async (_, blob) => {
+      await expect(
+        client.send(new DecryptCommand({ CiphertextBlob: blob, EncryptionContext: context })),
+      ).rejects.toBeInstanceOf(InvalidCiphertextException);
+    });
+
+    it('refuses a blob of 32 bytes with the mark: too short for the IV and the tag', async () => {
+      const blob = Buffer.concat([Buffer.from('MHK1'), Buffer.alloc(27)]);
+
+      await expect(
+        client.send(new DecryptCommand({ CiphertextBlob: blob, EncryptionContext: context })),
+      ).rejects.toBeInstanceOf(InvalidCiphertextException);
+    });
+
+    it.each([
+      ['another source key', { SourceKeyId: 'other', DestinationKeyId: LOCAL_KMS_KEY_ARN }],
+      ['another destination key', { DestinationKeyId: 'other' }],
+      ['no destination key', {}],
+    ])('refuses a ReEncrypt to or from %s', async (_, keys) => {
+      const reEncrypting = client.send(
+        new ReEncryptCommand({ CiphertextBlob: await sealed(), SourceEncryptionContext: context, ...keys } as never),
+      );
+
+      await expect(reEncrypting).rejects.toBeInstanceOf(NotFoundException);
+    });
+
+    it('re-encrypts from the key it holds when no source key is named', async () => {
+      const moved = await client.send(
+        new ReEncryptCommand({
+          CiphertextBlob: await sealed(),
+          SourceEncryptionContext: context,
+          DestinationKeyId: LOCAL_KMS_KEY_ARN,
+          DestinationEncryptionContext: { ...context, type: 'branch:version:1' },
+        }),
+      );
+
+      expect(moved).toMatchObject({
+        KeyId: LOCAL_KMS_KEY_ARN,
+        SourceKeyId: LOCAL_KMS_KEY_ARN,
+        SourceEncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
+        DestinationEncryptionAlgorithm: 'SYMMETRIC_DEFAULT',
+      });
+    });
+
+    it('answers Decrypt with the key and the algorithm it used', async () => {
+      const opened = await client.send(
+        new DecryptCommand({ CiphertextBlob: await sealed(), EncryptionContext: context }),
+      );
+
+      expect(opened).toMatchObject({ KeyId: LOCAL_KMS_KEY_ARN, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
+    });
+  });
+
+  describe('Method: handle', () => {
+    const request = (target: string, body: unknown) =>
+      kms.handle({ headers: { 'x-amz-target': target }, body } as never).then(({ response }) => ({
+        status: response.statusCode,
+        type: response.headers['x-amzn-errortype'],
+        body: JSON.parse(Buffer.from(response.body as Uint8Array).toString('utf8')) as Record<string, unknown>,
+      }));
+
+    it.each([
+      ['an operation the key store does not call', 'TrentService.Encrypt', '{}'],
+      ['a target of another service', 'DynamoDB_20120810.Decrypt', '{}'],
+      ['a target that only ends in a known operation', 'NotTrentService.Decrypt', '{}'],
+    ])('answers %s as unknown', async (_, target, body) => {
+      expect(await request(target, body)).toEqual({
+        status: 400,
+        type: 'UnknownOperationException',
+        body: { __type: 'UnknownOperationException', message: 'The local KMS serves only what the key store calls' },
+      });
+    });
+
+    it.each([
+      ['an array', '[]'],
+      ['JSON null', 'null'],
+      ['text that is not JSON', 'not json'],
+    ])('answers a body that is %s as a serialisation error', async (_, body) => {
+      expect(await request('TrentService.Decrypt', body)).toMatchObject({
+        status: 400,
+        type: 'SerializationException',
+        body: { message: 'The request body is not a JSON object' },
+      });
+    });
+
+    it('reads a body given as text, and takes no body as no input', async () => {
+      expect(await request('TrentService.Decrypt', JSON.stringify({ EncryptionContext: context }))).toMatchObject({
+        type: 'ValidationException',
+        body: { message: 'A ciphertext blob is required' },
+      });
+      expect(await request('TrentService.Decrypt', undefined)).toMatchObject({
+        type: 'ValidationException',
+        body: { message: 'A ciphertext blob is required' },
+      });
+      expect(await request('TrentService.Decrypt', '{"CiphertextBlob": ""}')).toMatchObject({
+        type: 'ValidationException',
+      });
+    });
+
+    it('answers a ciphertext blob that is not text as a validation error', async () => {
+      expect(await request('TrentService.Decrypt', '{"CiphertextBlob": 1}')).toMatchObject({
+        status: 400,
+        type: 'ValidationException',
+        body: { message: 'A ciphertext blob is required' },
+      });
+    });
+  });
+});
+
+describe('Class: BranchKeyIds', () => {
+  const ids = new BranchKeyIds(randomBytes(32));
+
+  it('gives each owner its own id, and never the same for a principal and a project of one name', () => {
+    const all = [
+      ids.of({ tenant: 'acme', owner: 'principal', principal: 'p7' }),
+      ids.of({ tenant: 'acme', owner: 'project', projectId: 'p7' }),
+      ids.of({ tenant: 'acme', owner: 'organisation' }),
+      ids.of({ tenant: 'acme', owner: 'principal', principal: 'alice' }),
+      ids.of({ tenant: 'acme', owner: 'project', projectId: 'p8' }),
+      ids.of({ tenant: 'globex', owner: 'organisation' }),
+    ];
+
+    expect(new Set(all).size).toBe(all.length);
+    for (const id of all) expect(id).toMatch(/^mh1-[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('derives its own key from the naming key, not the naming key itself', () => {
+    const namingKey = randomBytes(32);
+
+    expect(new BranchKeyIds(namingKey).of({ tenant: 'acme', owner: 'organisation' })).toBe(
+      new BranchKeyIds(Buffer.from(namingKey)).of({ tenant: 'acme', owner: 'organisation' }),
+    );
+  });
+});
+
+describe('Class: CachingContentCipher', () => {
+  const recordContext: EncryptionContext = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: 'r1' };
+  /** A cipher that counts its decryptions and returns the ciphertext reversed. */
+  const countingCipher = () => {
+    const counts = { decrypt: 0 };
+    const inner: ContentCipher = {
+      encrypt: async (plaintext) => Uint8Array.from(plaintext).reverse(),
+      decrypt: async (ciphertext) => {
+        counts.decrypt += 1;
+        return Uint8Array.from(ciphertext).reverse();
+      },
+    };
+    return { inner, counts };
+  };
+
+  it('refuses a maximum age that is not positive, saying why', () => {
+    const { inner } = countingCipher();
+
+    expect(() => new CachingContentCipher({ inner, maxAgeSeconds: 0 })).toThrow(
+      new RangeError('The plaintext cache needs a positive maximum age'),
+    );
+  });
+
+  it('answers from memory until an entry is as old as the maximum age, however often it is read', async () => {
+    // Prepare
+    let now = 1_000_000;
+    const { inner, counts } = countingCipher();
+    const cipher = new CachingContentCipher({ inner, maxAgeSeconds: 10, now: () => now });
+    const ciphertext = await cipher.encrypt(Buffer.from('hello'), recordContext);
+
+    // Act
+    now += 9_999;
+    await cipher.decrypt(ciphertext, recordContext);
+    const beforeExpiry = counts.decrypt;
+    now += 1;
+    await cipher.decrypt(ciphertext, recordContext);
+
+    // Assess
+    expect(beforeExpiry).toBe(0);
+    expect(counts.decrypt).toBe(1);
+  });
+
+  it('keeps as many entries as its capacity, and drops the least recently used beyond it', async () => {
+    const { inner, counts } = countingCipher();
+    const cipher = new CachingContentCipher({ inner, maxAgeSeconds: 60, capacity: 2 });
+    const [a, b, c] = await Promise.all(
+      ['a', 'b', 'c'].map((text) => cipher.encrypt(Buffer.from(text), { ...recordContext, recordId: text })),
+    );
+    const read = (ciphertext: Uint8Array | undefined, recordId: string) =>
+      cipher.decrypt(ciphertext as Uint8Array, { ...recordContext, recordId });
+
+    // c evicted a; reading b makes it the most recently used
+    await read(b, 'b');
+    await read(c, 'c');
+    expect(counts.decrypt).toBe(0);
+    await read(a, 'a');
+    expect(counts.decrypt).toBe(1);
+    // a came back in and evicted b, the least recently used
+    await read(c, 'c');
+    expect(counts.decrypt).toBe(1);
+    await read(b, 'b');
+    expect(counts.decrypt).toBe(2);
+  });
+});
+
+describe('Module: crypto errors', () => {
+  it('answers a ciphertext refused for its context as a record that is not there', () => {
+    const error = new CiphertextContextMismatchError();
+    const response = errorResponse(error, 'r', KERNEL_ERROR_STATUSES);
+
+    expect(error.code).toBe('crypto.context_mismatch');
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(String(response.body)).error).toMatchObject({ code: 'not_found', message: 'Not found' });
+  });
+});
