@@ -35,6 +35,8 @@ describe('Function: passesLuhn', () => {
     expect(passesLuhn('/')).toBe(false);
     // A colon would read as the digit 10 and pass
     expect(passesLuhn('0:')).toBe(false);
+    // A slash would read as the digit -1 and pass
+    expect(passesLuhn('5/')).toBe(false);
   });
 });
 
@@ -231,6 +233,9 @@ describe('Function: normalizeForScreening', () => {
   it('folds look-alikes: full-width digits, invisible characters, Unicode spaces and dashes', () => {
     expect(normalizeForScreening('４１５\u00a0555\u2011\u200b2671')).toBe('415 555-2671');
     expect(normalizeForScreening('a\u2060b\u3000c\u2212d')).toBe('ab c-d');
+    // Spaces NFKC leaves alone, and text with no ASCII at all
+    expect(normalizeForScreening('a\u1680b\u2028c')).toBe('a b c');
+    expect(normalizeForScreening('４１５')).toBe('415');
   });
 });
 
