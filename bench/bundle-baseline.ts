@@ -3,26 +3,11 @@
  * them, oldest first. A baseline is written by `npm run bench -- --scenario lambda-bundles
  * --save-bundle-baseline NAME` (at the revision it stands for) and never edited by hand.
  */
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as z from 'zod';
+import { BASELINE_DIR, baselinePath, readBaselines, writeBaselineFile } from './baseline-files.ts';
 import type { BundleMeasurement } from './lambda-bundles.ts';
 
-export const BUNDLE_BASELINE_DIR = 'bench/baselines';
 const FILE_PREFIX = 'lambda-bundles.';
-
-/** `bench/baselines/lambda-bundles.<name as a slug>.json`. */
-export const bundleBaselinePath = (name: string): string =>
-  join(
-    BUNDLE_BASELINE_DIR,
-    `${FILE_PREFIX}${
-      name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '') || 'baseline'
-    }.json`,
-  );
 
 const BaselineBundle = z.object({
   entry: z.string(),
@@ -46,27 +31,15 @@ export type BundleBaseline = z.infer<typeof BundleBaseline>;
 export type BaselineBundle = z.infer<typeof BaselineBundle>;
 
 /** Every committed baseline, in the order of the revisions they were measured at (oldest first). */
-export const readBundleBaselines = async (dir = BUNDLE_BASELINE_DIR): Promise<BundleBaseline[]> => {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter(
-    (name) => name.startsWith(FILE_PREFIX) && name.endsWith('.json'),
-  );
-  const baselines = await Promise.all(
-    names.map(async (name) => BundleBaseline.parse(JSON.parse(await readFile(join(dir, name), 'utf8')))),
-  );
-  const committedAt = (revision: string) =>
-    Number(execFileSync('git', ['show', '-s', '--format=%ct', revision], { encoding: 'utf8' }).trim());
-  return baselines
-    .map((baseline) => ({ baseline, at: committedAt(baseline.revision) }))
-    .sort((a, b) => a.at - b.at)
-    .map(({ baseline }) => baseline);
-};
+export const readBundleBaselines = (dir = BASELINE_DIR): Promise<BundleBaseline[]> =>
+  readBaselines(dir, FILE_PREFIX, BundleBaseline);
 
 /** Writes the figures as the baseline of this name, replacing an earlier one of the same name; returns its path. */
 export const writeBundleBaseline = async (
   baseline: Omit<BundleBaseline, 'bundles'>,
   measured: readonly BundleMeasurement[],
 ): Promise<string> => {
-  const path = bundleBaselinePath(baseline.name);
+  const path = baselinePath(FILE_PREFIX, baseline.name);
   const bundles = measured
     .filter((bundle) => bundle.failure === undefined)
     .map(({ entry, handlers, bytes, gzipBytes, importMilliseconds, importMedian, processMedian }) => ({
@@ -78,9 +51,7 @@ export const writeBundleBaseline = async (
       importMedian: round(importMedian),
       processMedian: round(processMedian),
     }));
-  await writeFile(path, `${JSON.stringify(BundleBaseline.parse({ ...baseline, bundles }), null, 2)}\n`);
-  // Committed, so laid out the way the project's formatter checks it.
-  execFileSync('npx', ['biome', 'format', '--write', path], { stdio: 'ignore' });
+  await writeBaselineFile(path, BundleBaseline.parse({ ...baseline, bundles }));
   return path;
 };
 

@@ -6,12 +6,10 @@
  * baseline of a revision older than the meter is measured with this revision's bench and meter laid over that
  * revision's service (its `command` and `harness` say so).
  */
-import { execFileSync } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
+import { BASELINE_DIR, baselinePath, committedAt, readBaselines, writeBaselineFile } from './baseline-files.ts';
 
-export const COST_BASELINE_DIR = 'bench/baselines';
 const FILE_PREFIX = 'cost-per-million.';
 
 const Breakdown = z.object({
@@ -42,38 +40,18 @@ export const CostBaseline = z.object({
 });
 export type CostBaseline = z.infer<typeof CostBaseline>;
 
-/** `bench/baselines/cost-per-million.<name as a slug>.json`. */
-export const costBaselinePath = (name: string): string =>
-  join(
-    COST_BASELINE_DIR,
-    `${FILE_PREFIX}${
-      name
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-|-$/g, '') || 'baseline'
-    }.json`,
-  );
-
-/** Every committed cost baseline, in the order of the revisions they were measured at (oldest first). */
-export const readCostBaselines = async (dir = COST_BASELINE_DIR): Promise<CostBaseline[]> => {
-  const names = (await readdir(dir).catch(() => [] as string[])).filter(
-    (name) => name.startsWith(FILE_PREFIX) && name.endsWith('.json'),
-  );
-  const baselines = await Promise.all(
-    names.map(async (name) => CostBaseline.parse(JSON.parse(await readFile(join(dir, name), 'utf8')))),
-  );
-  const committedAt = (revision: string) => {
+/**
+ * Every committed cost baseline, in the order of the revisions they were measured at (oldest first); one of a
+ * revision git does not know comes last.
+ */
+export const readCostBaselines = (dir = BASELINE_DIR): Promise<CostBaseline[]> =>
+  readBaselines(dir, FILE_PREFIX, CostBaseline, (revision) => {
     try {
-      return Number(execFileSync('git', ['show', '-s', '--format=%ct', revision], { encoding: 'utf8' }).trim());
+      return committedAt(revision);
     } catch {
       return Number.POSITIVE_INFINITY;
     }
-  };
-  return baselines
-    .map((baseline) => ({ baseline, at: committedAt(baseline.revision) }))
-    .sort((a, b) => a.at - b.at)
-    .map(({ baseline }) => baseline);
-};
+  });
 
 /**
  * Adds one scenario's figures to the baseline of this name (the notes and learning scenarios each write theirs
@@ -83,7 +61,7 @@ export const writeCostBaseline = async (
   header: Omit<CostBaseline, 'operations' | 'workloads'>,
   figures: Pick<CostBaseline, 'operations' | 'workloads'>,
 ): Promise<string> => {
-  const path = costBaselinePath(header.name);
+  const path = baselinePath(FILE_PREFIX, header.name);
   const earlier = await readFile(path, 'utf8')
     .then((text) => CostBaseline.parse(JSON.parse(text)))
     .catch(() => undefined);
@@ -92,9 +70,7 @@ export const writeCostBaseline = async (
     operations: { ...(earlier?.operations ?? {}), ...round(figures.operations) },
     workloads: { ...(earlier?.workloads ?? {}), ...round(figures.workloads) },
   });
-  await writeFile(path, `${JSON.stringify(baseline, null, 2)}\n`);
-  // Committed, so laid out the way the project's formatter checks it.
-  execFileSync('npx', ['biome', 'format', '--write', path], { stdio: 'ignore' });
+  await writeBaselineFile(path, baseline);
   return path;
 };
 

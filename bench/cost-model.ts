@@ -15,6 +15,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Tracing } from 'aws-cdk-lib/aws-lambda';
+import { BRANCH_KEY_CACHE_SECONDS } from '../lambdas/adapters/crypto/hierarchical-keys.ts';
+import { DeploymentDocument } from '../lambdas/composition/deployment-document.ts';
 import type { EngineWork, OperationCost } from '../lambdas/local/request-cost-meter.ts';
 import { ACCESS_LOG_FIELDS } from '../lib/constructs/http-api.ts';
 import { SERVICE_FUNCTION_DEFAULTS } from '../lib/constructs/service-function.ts';
@@ -30,7 +32,7 @@ export const LAMBDA_ARM_USD_PER_GB_SECOND = 0.000_013_333_4;
 export const LAMBDA_MEMORY_MB: number = SERVICE_FUNCTION_DEFAULTS.memorySize;
 export const LAMBDA_MEMORY_GB = LAMBDA_MEMORY_MB / 1024;
 /** Whether the functions are deployed with active tracing (`SERVICE_FUNCTION_DEFAULTS.tracing`). */
-export const TRACING_ACTIVE =
+const TRACING_ACTIVE =
   String((SERVICE_FUNCTION_DEFAULTS as { readonly tracing?: string }).tracing ?? '') === Tracing.ACTIVE;
 /** Lambda bills duration in 1 ms increments. */
 export const LAMBDA_BILLING_INCREMENT_MS = 1;
@@ -104,8 +106,8 @@ export const AWS_ASSUMPTIONS: AwsAssumptions = {
   platformLogLines: true,
   /** CloudWatch Logs sizes a log event as its message plus 26 bytes. */
   logEventOverheadBytes: 26,
-  /** The hierarchical keyring's branch key cache period (`BRANCH_KEY_CACHE_SECONDS`), seconds. */
-  branchKeyCacheSeconds: 300,
+  /** The hierarchical keyring's branch key cache period, seconds: its default, which the stack keeps. */
+  branchKeyCacheSeconds: BRANCH_KEY_CACHE_SECONDS.default,
   /** A branch key store item, read strongly consistent: one read unit (items are well under 4 KB). */
   keyStoreReadUnitsPerMiss: 1,
   /** The head projection consumer's read of the head item's revision in AWS (its memo knows only its own writes). */
@@ -121,13 +123,10 @@ export interface DeployedConsumers {
 
 /** The generated deployment document's consumers (a consumer without `recordKinds` gets every event). */
 export const loadDeployedConsumers = (path = 'lambdas/generated/deployment.json'): DeployedConsumers => {
-  const document = JSON.parse(readFileSync(path, 'utf8')) as {
-    consumers?: { name: string; recordKinds?: string[] }[];
-    recordKinds?: { name: string; journal?: boolean }[];
-  };
+  const document = DeploymentDocument.parse(JSON.parse(readFileSync(path, 'utf8')));
   return {
-    consumers: (document.consumers ?? []).map(({ name, recordKinds }) => ({ name, recordKinds })),
-    journalKinds: (document.recordKinds ?? []).filter((kind) => kind.journal).map((kind) => kind.name),
+    consumers: document.consumers.map(({ name, recordKinds }) => ({ name, recordKinds })),
+    journalKinds: document.recordKinds.filter((kind) => kind.journal).map((kind) => kind.name),
   };
 };
 
@@ -203,10 +202,8 @@ export const measuredCosts = (
     const storageAlone = alone((cost) => cost.storageMilliseconds);
     const cpuAlone = handlerAlone.map((handler, index) => Math.max(0, handler - (storageAlone[index] ?? 0)));
     const events = total((cost) => sumValues(cost.caused?.eventsByKind));
-    const eventsAlone = (pick: (cost: OperationCost) => number[] | undefined) =>
-      parts.flatMap((part) => lastOf(pick(part.cost), part.alone));
-    const causedMs = eventsAlone((cost) => cost.caused?.eventMilliseconds);
-    const causedStorageMs = eventsAlone((cost) => cost.caused?.eventStorageMilliseconds);
+    const causedMs = alone((cost) => cost.caused?.eventMilliseconds);
+    const causedStorageMs = alone((cost) => cost.caused?.eventStorageMilliseconds);
     const eventsByKind: Record<string, number> = {};
     for (const cost of costs)
       for (const [kind, count] of Object.entries(cost.caused?.eventsByKind ?? {}))
@@ -242,11 +239,15 @@ export const measuredCosts = (
             ? 0
             : median(causedMs.map((milliseconds, index) => Math.max(0, milliseconds - (causedStorageMs[index] ?? 0)))),
         causedStorageRoundTripsPerEvent:
-          events === 0 ? 0 : median(eventsAlone((cost) => cost.caused?.eventStorageRoundTrips)),
+          events === 0 ? 0 : median(alone((cost) => cost.caused?.eventStorageRoundTrips)),
         causedMetricLinesPerEvent: events === 0 ? 0 : total((cost) => cost.caused?.metricLines ?? 0) / events,
       },
     };
   });
+
+/** The events an operation committed, per operation (0 for an operation not measured). */
+export const eventsPerOperation = (measured: MeasuredOperationCost | undefined): number =>
+  sumValues(measured?.corrected.eventsByKind);
 
 /** Today's model: the work inside the request, as the local server counted it. */
 export const modelCostPerMillion = (measured: MeasuredOperationCost): ModelledCost => {
@@ -315,7 +316,7 @@ export const modelCorrectedCost = (
   const inputs = measured.corrected;
   const own = inputs.engine;
   const caused = inputs.causedEngine;
-  const events = sumValues(inputs.eventsByKind);
+  const events = eventsPerOperation(measured);
 
   // Keys: what each function's own caches miss in AWS. A branch key is missed once per function per cache period
   // for every scope it serves (the run's functions saw every scope of the workload); a per-record key on every
@@ -452,7 +453,7 @@ const durationUsdPerMillion = (milliseconds: number): number =>
 const SAMPLE_REQUEST_ID = '8f5f5a2e-0c3b-4a8c-9e1f-2b6c0d3e4f5a';
 
 /** START, END and REPORT (with its XRAY line when tracing is on), each a log event. */
-export const platformLogBytes = (billedMs: number, assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
+const platformLogBytes = (billedMs: number, assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
   if (!assumptions.platformLogLines) return 0;
   const lines = [
     `START RequestId: ${SAMPLE_REQUEST_ID} Version: $LATEST\n`,
@@ -467,7 +468,7 @@ export const platformLogBytes = (billedMs: number, assumptions: AwsAssumptions =
 };
 
 /** The HTTP API's access log line (`ACCESS_LOG_FIELDS`), one per request. */
-export const accessLogBytes = (assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
+const accessLogBytes = (assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
   const sample: Record<string, string> = {
     requestId: 'cF3lVhLbIAMEbXw=',
     requestTime: '1733070000123',
@@ -486,7 +487,7 @@ export const accessLogBytes = (assumptions: AwsAssumptions = AWS_ASSUMPTIONS): n
 };
 
 /** One embedded-metric-format line as Powertools writes it, for one counter. */
-export const metricLogBytes = (assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
+const metricLogBytes = (assumptions: AwsAssumptions = AWS_ASSUMPTIONS): number => {
   const line = JSON.stringify({
     _aws: {
       Timestamp: 1_733_070_000_123,

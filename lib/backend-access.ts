@@ -51,10 +51,11 @@ export function backendEnvironment(resources: BackendResources, access: StorageA
 /**
  * Grants that follow a storage access:
  * - `none`: nothing beyond the function's own log group;
- * - `read`: reading the table and its indexes, the key through DynamoDB (`grantTableUse`), decrypting
- *   content data keys, reading the configuration parameter;
- * - `write`: the same with writing the table and generating content data keys.
- * Key grants are the key's own, each on a condition; the table's carry no key grant of their own.
+ * - `read`: reading the table and its indexes, the key through DynamoDB (`grantTableUse`), opening content
+ *   data keys (`grantContentKeys`) and branch keys (`grantBranchKeyUse`), reading the configuration parameter;
+ * - `write`: the same with writing the table and creating a scope's branch key (`grantBranchKeyCreation`).
+ * A function that does not handle content (`handlesContent: false`) gets neither content nor branch keys.
+ * Key grants are the key's and the key store's own, each on a condition; the table's carry no key grant.
  */
 export function grantBackendAccess(
   serviceFunction: ServiceFunction,
@@ -62,15 +63,17 @@ export function grantBackendAccess(
   access: StorageAccess,
   { handlesContent = true }: BackendAccessOptions = {},
 ): void {
-  const { table, encryptionKey, configParameter } = resources;
-  const role = serviceFunction.role;
   if (access === 'none') return;
+  const { table, encryptionKey, configParameter, branchKeyStore } = resources;
+  const role = serviceFunction.role;
   grantMemoryTableData(table, role, access);
   encryptionKey.grantTableUse(role);
-  if (handlesContent) encryptionKey.grantContentKeys(role);
-  // A scope's branch key is made on its first write, by whichever writing function meets it first.
-  if (handlesContent && access === 'read') resources.branchKeyStore.grantBranchKeyUse(role);
-  if (handlesContent && access === 'write') resources.branchKeyStore.grantBranchKeyCreation(role);
+  if (handlesContent) {
+    encryptionKey.grantContentKeys(role);
+    // A scope's branch key is made on its first write, by whichever writing function meets it first.
+    if (access === 'write') branchKeyStore.grantBranchKeyCreation(role);
+    else branchKeyStore.grantBranchKeyUse(role);
+  }
   configParameter.grantRead(role);
   Validations.of(role).acknowledge({
     id: `AwsSolutions::AwsSolutions-IAM5[Resource::<${tableLogicalIdOf(table)}.Arn>/index/*]`,

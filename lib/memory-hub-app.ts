@@ -39,7 +39,7 @@ export function createMemoryHubApp(options: MemoryHubAppOptions = {}): { app: Ap
   const stack = new MemoryHubStack(app, `MemoryHub-${stage}`, {
     ...concurrencyFromContext((key) => app.node.tryGetContext(key)),
     ...stackProps,
-    ...(encryptionKeyArn === undefined ? {} : { encryptionKeyArn }),
+    encryptionKeyArn,
     env: environment,
     stage,
   });

@@ -105,10 +105,7 @@ export class MemoryHubStack extends Stack {
     Tags.of(this).add('project', 'memory-hub');
     Tags.of(this).add('stage', stage);
 
-    this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', {
-      stage,
-      ...(encryptionKeyArn === undefined ? {} : { existingKeyArn: encryptionKeyArn }),
-    });
+    this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', { stage, existingKeyArn: encryptionKeyArn });
     this.memoryTable = new MemoryTable(this, 'MemoryTable', { encryptionKey: this.encryptionKey.key });
     this.parameters = new Parameters(this, 'Parameters', { stage });
     this.branchKeyStore = new BranchKeyStore(this, 'BranchKeyStore', { stage, encryptionKey: this.encryptionKey.key });
@@ -152,15 +149,11 @@ export class MemoryHubStack extends Stack {
       ...(throttle ? { throttle } : {}),
     });
     this.apiFunctions = new ApiFunctions(this, 'ApiFunctions', {
-      stage,
+      ...backend,
       document: loadOpenApiDocument(openApiDocumentPath ?? OPENAPI_DOCUMENT_PATH),
-      projectRoot: projectRoot ?? PROJECT_ROOT,
+      projectRoot: root,
       httpApi: this.api.httpApi,
       authorizer: this.api.authorizer,
-      table: this.memoryTable.table,
-      encryptionKey: this.encryptionKey,
-      configParameter: this.parameters.config,
-      branchKeyStore: this.branchKeyStore,
       stateMachines: this.workflows.stateMachines,
     });
 
@@ -173,10 +166,7 @@ export class MemoryHubStack extends Stack {
         workflowStep: [this.workflows.stepRunner],
         preTokenGeneration: [this.identity.preTokenGeneration],
       },
-      {
-        ...(reservedConcurrency === undefined ? {} : { reservedConcurrency }),
-        ...(accountConcurrency === undefined ? {} : { accountConcurrency }),
-      },
+      { reservedConcurrency, accountConcurrency },
     );
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });

@@ -10,6 +10,7 @@ import {
   CORRECTED_MODEL_NOTES,
   type CorrectedCost,
   type DeployedConsumers,
+  eventsPerOperation,
   type MeasuredOperationCost,
   type ModelledCost,
   measuredCosts,
@@ -18,14 +19,15 @@ import {
   PRICE_NOTES,
 } from '../cost-model.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
+import type { HeadlineFigure, ReportSection } from '../scenario.ts';
 import { median, percentile } from '../stats.ts';
 import { pooled } from './load-tables.ts';
 import { bullets, dollars, fixed, ms, passFail, table } from './markdown.ts';
 
 /** The goal the issue sets for a mixed workload at 120/s: at most $5 per million requests, everything counted. */
-export const MIXED_WORKLOAD_GOAL_USD_PER_MILLION = 5;
+const MIXED_WORKLOAD_GOAL_USD_PER_MILLION = 5;
 
-export const COST_MEASUREMENT_NOTE =
+const COST_MEASUREMENT_NOTE =
   'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
   'included — the same operations, so the averages hold): DynamoDB requests and the capacity units the engine reported ' +
   '(`ReturnConsumedCapacity: TOTAL`), the index write units it leaves out (computed), the events each operation committed, ' +
@@ -67,7 +69,10 @@ export const costFigures = (
       ),
     );
   const rates = Object.fromEntries(operations.map((operation) => [operation, rateOf(operation)]));
-  const eventsPerSecond = measured.reduce((sum, cost) => sum + (rates[cost.operationId] ?? 0) * eventsOf(cost), 0);
+  const eventsPerSecond = measured.reduce(
+    (sum, cost) => sum + (rates[cost.operationId] ?? 0) * eventsPerOperation(cost),
+    0,
+  );
   const today: Record<string, ModelledCost> = {};
   const corrected: Record<string, CorrectedCost> = {};
   for (const cost of measured) {
@@ -107,9 +112,6 @@ export const costFigures = (
   };
 };
 
-const eventsOf = (cost: MeasuredOperationCost): number =>
-  Object.values(cost.corrected.eventsByKind).reduce((sum, count) => sum + count, 0);
-
 const breakdownOf = (cost: CorrectedCost | undefined): CostBreakdown => ({
   apiGateway: cost?.apiGateway ?? Number.NaN,
   lambda: cost?.lambda ?? Number.NaN,
@@ -134,7 +136,7 @@ const SERVICES: readonly { key: keyof CostBreakdown; header: string }[] = [
 ];
 
 /** The measured table: what the local server saw, per operation. */
-export const measuredTable = (runs: readonly FixedRateRun[], figures: CostFigures): string =>
+const measuredTable = (runs: readonly FixedRateRun[], figures: CostFigures): string =>
   table(
     [
       'Operation',
@@ -157,7 +159,7 @@ export const measuredTable = (runs: readonly FixedRateRun[], figures: CostFigure
       fixed(cost.readUnitsPerOperation),
       fixed(cost.writeUnitsPerOperation),
       fixed(cost.corrected.engine.indexWriteUnits),
-      fixed(eventsOf(cost)),
+      fixed(eventsPerOperation(cost)),
       fixed(cost.keyOperationsPerOperation),
       ms(
         percentile(
@@ -172,7 +174,7 @@ export const measuredTable = (runs: readonly FixedRateRun[], figures: CostFigure
   );
 
 /** Today's model, as the report had it. */
-export const todayTable = (figures: CostFigures): string =>
+const todayTable = (figures: CostFigures): string =>
   table(
     ['Operation', 'Billed ms', 'API Gateway', 'Lambda requests', 'Lambda duration', 'DynamoDB', 'KMS', 'Total'],
     figures.measured.map(({ operationId }) => {
@@ -191,7 +193,7 @@ export const todayTable = (figures: CostFigures): string =>
   );
 
 /** The corrected model by service, with today's total beside it. */
-export const correctedTable = (figures: CostFigures): string =>
+const correctedTable = (figures: CostFigures): string =>
   table(
     ['Operation', ...SERVICES.map((service) => service.header), 'Total', "Today's model"],
     figures.measured.map(({ operationId }) => {
@@ -206,7 +208,7 @@ export const correctedTable = (figures: CostFigures): string =>
   );
 
 /** What the corrected figures rest on, per operation. */
-export const factsTable = (figures: CostFigures): string =>
+const factsTable = (figures: CostFigures): string =>
   table(
     [
       'Operation',
@@ -240,7 +242,7 @@ export const factsTable = (figures: CostFigures): string =>
   );
 
 /** "At 120/s …": the mixed workload against the goal. */
-export const mixSentence = (figures: CostFigures, ratePerSecond: number, mixText: string): string =>
+const mixSentence = (figures: CostFigures, ratePerSecond: number, mixText: string): string =>
   `The mixed workload at ${ratePerSecond}/s (${mixText}) costs **${dollars(figures.mix.corrected)} per million requests** with ` +
   `everything counted (today's model: ${dollars(figures.mix.today)}); the goal is at most $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION}: ` +
   `${passFail(figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION)}.`;
@@ -249,7 +251,7 @@ export const mixSentence = (figures: CostFigures, ratePerSecond: number, mixText
  * "Cost per million: before / after": each operation's corrected total in every committed baseline and now, then
  * what changed since the oldest, by service.
  */
-export const beforeAfterSection = (
+const beforeAfterSection = (
   figures: CostFigures,
   baselines: readonly CostBaseline[],
   workload: string,
@@ -312,7 +314,7 @@ const signedDollars = (value: number): string =>
   Number.isNaN(value) ? '—' : Math.abs(value) < 0.0001 ? '$0' : `${value < 0 ? '−' : '+'}${dollars(Math.abs(value))}`;
 
 /** The notes under the cost tables: prices, then how the corrected model works. */
-export const costNotes = (extra: readonly string[] = []): string =>
+const costNotes = (extra: readonly string[] = []): string =>
   bullets([...PRICE_NOTES, ...CORRECTED_MODEL_NOTES, ...extra]);
 
 /** Changes that would lower the bill, each priced with the same run by the corrected model. */
@@ -348,7 +350,7 @@ const LEVERS: readonly {
 ];
 
 /** The mixed workload's cost per million requests under each lever, from the same measurements. */
-export const leversTable = (figures: CostFigures): string => {
+const leversTable = (figures: CostFigures): string => {
   const totalRate = Object.values(figures.rates).reduce((sum, rate) => sum + rate, 0);
   const mixUnder = (lever: (typeof LEVERS)[number]) => {
     const assumptions = { ...AWS_ASSUMPTIONS, ...lever.assumptions };
@@ -402,3 +404,81 @@ const withoutOutboxMarker = (measured: MeasuredOperationCost): MeasuredOperation
     },
   };
 };
+
+/** A load scenario's workload as its cost section and headline name it. */
+export interface CostWorkload {
+  /** Its key in the cost baselines' `workloads` (`notes`, `learning`). */
+  readonly key: string;
+  /** "Notes mix at 120/s": the workload's row in the before/after table, and its headline figure. */
+  readonly label: string;
+  /** "create 25% / get 35% / …", for the sentence on the mixed workload. */
+  readonly mix: string;
+  readonly ratePerSecond: number;
+}
+
+/**
+ * A load scenario's cost section: what the server measured (and `measuredText`, the scenario's words on it), the
+ * corrected model by service, the mixed workload against the goal, what the figures rest on, the levers, today's
+ * model, the committed baselines under `beforeAfterHeading`, then the notes (and `extraNotes`).
+ */
+export const costSection = (section: {
+  readonly title: string;
+  readonly runs: readonly FixedRateRun[];
+  readonly figures: CostFigures;
+  readonly baselines: readonly CostBaseline[];
+  readonly workload: CostWorkload;
+  readonly measuredText?: string;
+  readonly beforeAfterHeading: string;
+  readonly extraNotes?: readonly string[];
+}): ReportSection => {
+  const { figures, workload } = section;
+  const beforeAfter = beforeAfterSection(figures, section.baselines, workload.key, workload.label);
+  return {
+    title: section.title,
+    body: [
+      COST_MEASUREMENT_NOTE,
+      '',
+      measuredTable(section.runs, figures),
+      '',
+      ...(section.measuredText === undefined ? [] : [section.measuredText, '']),
+      'Modelled AWS cost, **US dollars per million operations**, everything each operation causes (corrected model), by service:',
+      '',
+      correctedTable(figures),
+      '',
+      mixSentence(figures, workload.ratePerSecond, workload.mix),
+      '',
+      'What the corrected figures rest on, per operation:',
+      '',
+      factsTable(figures),
+      '',
+      'What would lower it, each change priced by the corrected model from the same measurements (for the owners of ' +
+        'the logging, event and tracing set-up to weigh):',
+      '',
+      leversTable(figures),
+      '',
+      "Today's model (the work inside the request only, the local handler p50 as the duration), for comparison:",
+      '',
+      todayTable(figures),
+      ...(beforeAfter ? ['', section.beforeAfterHeading, '', beforeAfter] : []),
+      '',
+      costNotes(section.extraNotes),
+    ].join('\n'),
+  };
+};
+
+/** The headline's cost figures: each operation's, both models, then the mixed workload against the goal. */
+export const costHeadline = (
+  figures: CostFigures,
+  operations: readonly string[],
+  workload: CostWorkload,
+): HeadlineFigure[] => [
+  ...operations.map((operation) => ({
+    label: `${operation} modelled AWS cost, everything counted (today's model)`,
+    value: `${dollars(figures.corrected[operation]?.total)} (${dollars(figures.today[operation]?.total)}) per million`,
+  })),
+  {
+    label: `${workload.label}, cost per million requests (≤ $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION})`,
+    value: dollars(figures.mix.corrected),
+    pass: figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
+  },
+];

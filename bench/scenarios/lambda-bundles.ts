@@ -4,14 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAMBDA_BUNDLE_BUDGET_BYTES } from '../../lib/lambda-bundling.ts';
+import { BASELINE_DIR } from '../baseline-files.ts';
 import type { BenchOptions } from '../bench-options.ts';
-import {
-  BUNDLE_BASELINE_DIR,
-  type BundleBaseline,
-  baselineOf,
-  readBundleBaselines,
-  writeBundleBaseline,
-} from '../bundle-baseline.ts';
+import { type BundleBaseline, baselineOf, readBundleBaselines, writeBundleBaseline } from '../bundle-baseline.ts';
 import { type BundleMeasurement, COLD_INIT_ENVIRONMENT, measureBundles } from '../lambda-bundles.ts';
 import { kib, ms, passFail, table } from '../report/markdown.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
@@ -172,7 +167,7 @@ const comparisonSection = async (bundles: readonly BundleMeasurement[]) => {
   return {
     title: `Lambda bundles: now and ${baselines.map((baseline) => baseline.name).join(', ')}`,
     body: [
-      `Each baseline was measured by the same scenario at the revision it stands for and is kept in \`${BUNDLE_BASELINE_DIR}/\`. ` +
+      `Each baseline was measured by the same scenario at the revision it stands for and is kept in \`${BASELINE_DIR}/\`. ` +
         'Handlers are matched by export name: each is one function, whichever entry it is bundled from.',
       '',
       ...legend,

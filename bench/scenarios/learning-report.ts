@@ -1,6 +1,7 @@
 /** The learning-load scenario's figures as report sections, headline figures and method notes. */
 import type { BenchOptions } from '../bench-options.ts';
 import type { CostBaseline } from '../cost-baseline.ts';
+import { eventsPerOperation } from '../cost-model.ts';
 import type { CeilingResult } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import {
@@ -17,19 +18,7 @@ import {
   STATEMENT_SHARE,
 } from '../load/learning-workload.ts';
 import type { LatencyBudget } from '../load/phase-analysis.ts';
-import {
-  beforeAfterSection,
-  COST_MEASUREMENT_NOTE,
-  type CostFigures,
-  correctedTable,
-  costNotes,
-  factsTable,
-  leversTable,
-  MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
-  measuredTable,
-  mixSentence,
-  todayTable,
-} from '../report/cost-tables.ts';
+import { type CostFigures, type CostWorkload, costHeadline, costSection } from '../report/cost-tables.ts';
 import {
   ceilingProcedure,
   ceilingTable,
@@ -44,7 +33,7 @@ import {
   runsSummary,
   totalErrors,
 } from '../report/load-tables.ts';
-import { dollars, fixed, ms, percent } from '../report/markdown.ts';
+import { fixed, ms, percent } from '../report/markdown.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
 import { median } from '../stats.ts';
 import { MINIMUM_ACHIEVED_SHARE, READ_P95_BUDGET_MS, WRITE_P95_BUDGET_MS } from './notes-budget.ts';
@@ -121,65 +110,28 @@ const ceilingSection = (options: BenchOptions, result: CeilingResult): ReportSec
   ].join('\n'),
 });
 
-const costSection = (
-  options: BenchOptions,
-  runs: readonly LearningRun[],
-  figures: CostFigures,
-  baselines: readonly CostBaseline[],
-): ReportSection => {
+/** The learning workload as the cost section and the headline name it. */
+const costWorkload = (options: BenchOptions): CostWorkload => ({
+  key: 'learning',
+  label: `Learned-memory mix at ${options.load.ratePerSecond}/s`,
+  mix: `append ${share(APPEND_SHARE)} / applied view ${share(1 - APPEND_SHARE)}`,
+  ratePerSecond: options.load.ratePerSecond,
+});
+
+/** What an append and an applied view do, with the measured figures the reader checks it by. */
+const operationsText = (figures: CostFigures): string => {
   const [append, applied] = figures.measured;
-  const eventsOf = (cost: typeof append) =>
-    Object.values(cost?.corrected.eventsByKind ?? {}).reduce((sum, count) => sum + count, 0);
-  const beforeAfter = beforeAfterSection(
-    figures,
-    baselines,
-    'learning',
-    `Learned-memory mix at ${options.load.ratePerSecond}/s`,
+  return (
+    'An append writes several items. It stores the event (encrypted: a revision item that carries the outbox entry, then its ' +
+    'head item) and folds each candidate rule the extractors draft into its belief: it reads the belief, then writes the next ' +
+    'revision and moves the head. A signal or a structured statement drafts one candidate, a message none; the first write to ' +
+    'a partition (a new session, a new agent) also enters it in the namespace directory, once per process. Measured: ' +
+    `**${fixed(append?.storageRequestsPerOperation)} DynamoDB requests, ${fixed(append?.writeUnitsPerOperation)} write units ` +
+    `(and ${fixed(append?.corrected.engine.indexWriteUnits)} index write units) and ${fixed(eventsPerOperation(append))} events per append**. ` +
+    "The applied view reads the mature beliefs of three partitions (profile, preferences, the agent's own " +
+    "preferences) and the organisation's guardrails, and writes an audit entry the first time in a day a caller is served a " +
+    `given clamp: ${fixed(applied?.storageRequestsPerOperation)} DynamoDB requests per view.`
   );
-  return {
-    title: 'Learned memory — cost per operation',
-    body: [
-      COST_MEASUREMENT_NOTE,
-      '',
-      measuredTable(runs, figures),
-      '',
-      'An append writes several items. It stores the event (encrypted: a revision item that carries the outbox entry, then its ' +
-        'head item) and folds each candidate rule the extractors draft into its belief: it reads the belief, then writes the next ' +
-        'revision and moves the head. A signal or a structured statement drafts one candidate, a message none; the first write to ' +
-        'a partition (a new session, a new agent) also enters it in the namespace directory, once per process. Measured: ' +
-        `**${fixed(append?.storageRequestsPerOperation)} DynamoDB requests, ${fixed(append?.writeUnitsPerOperation)} write units ` +
-        `(and ${fixed(append?.corrected.engine.indexWriteUnits)} index write units) and ${fixed(eventsOf(append))} events per append**. ` +
-        "The applied view reads the mature beliefs of three partitions (profile, preferences, the agent's own " +
-        "preferences) and the organisation's guardrails, and writes an audit entry the first time in a day a caller is served a " +
-        `given clamp: ${fixed(applied?.storageRequestsPerOperation)} DynamoDB requests per view.`,
-      '',
-      'Modelled AWS cost, **US dollars per million operations**, everything each operation causes (corrected model), by service:',
-      '',
-      correctedTable(figures),
-      '',
-      mixSentence(
-        figures,
-        options.load.ratePerSecond,
-        `append ${share(APPEND_SHARE)} / applied view ${share(1 - APPEND_SHARE)}`,
-      ),
-      '',
-      'What the corrected figures rest on, per operation:',
-      '',
-      factsTable(figures),
-      '',
-      'What would lower it, each change priced by the corrected model from the same measurements (for the owners of ' +
-        'the logging, event and tracing set-up to weigh):',
-      '',
-      leversTable(figures),
-      '',
-      "Today's model (the work inside the request only, the local handler p50 as the duration), for comparison:",
-      '',
-      todayTable(figures),
-      ...(beforeAfter ? ['', '### Learned memory — cost per million: before / after', '', beforeAfter] : []),
-      '',
-      costNotes(),
-    ].join('\n'),
-  };
 };
 
 const methodNotes = (options: BenchOptions): string[] => [
@@ -231,15 +183,11 @@ export const learningLoadReport = (
       label: `Learned memory: server process CPU at ${ratePerSecond}/s (share of a core; per request)`,
       value: `${percent(median(runs.map((run) => run.serverCpuShare ?? Number.NaN)))}; ${ms(median(runs.map(cpuPerRequest)))} ms`,
     },
-    ...REPORTED.map((operation) => ({
-      label: `${operation.id} modelled AWS cost, everything counted (today's model)`,
-      value: `${dollars(figures.corrected[operation.id]?.total)} (${dollars(figures.today[operation.id]?.total)}) per million`,
-    })),
-    {
-      label: `Learned-memory mix at ${ratePerSecond}/s, cost per million requests (≤ $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION})`,
-      value: dollars(figures.mix.corrected),
-      pass: figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
-    },
+    ...costHeadline(
+      figures,
+      REPORTED.map((operation) => operation.id),
+      costWorkload(options),
+    ),
   );
   return {
     sections: [
@@ -252,7 +200,15 @@ export const learningLoadReport = (
           `Responses: ${responsesText((name) => run.observed[name])}; setup (server start, seeding, warm-up) ${run.setupSeconds.toFixed(1)} s`,
       ),
       ceilingSection(options, ceiling),
-      costSection(options, runs, figures, costs.baselines),
+      costSection({
+        title: 'Learned memory — cost per operation',
+        runs,
+        figures,
+        baselines: costs.baselines,
+        workload: costWorkload(options),
+        measuredText: operationsText(figures),
+        beforeAfterHeading: '### Learned memory — cost per million: before / after',
+      }),
     ],
     headline,
     methodNotes: methodNotes(options),

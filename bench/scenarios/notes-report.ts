@@ -6,19 +6,7 @@ import type { CeilingResult, CeilingStep } from '../load/ceiling-search.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import { NOTE_OPERATIONS, type NoteOperation, OPERATION_KIND, OPERATION_LABELS } from '../load/notes-workload.ts';
 import type { PhaseAnalysis } from '../load/phase-analysis.ts';
-import {
-  beforeAfterSection,
-  COST_MEASUREMENT_NOTE,
-  type CostFigures,
-  correctedTable,
-  costNotes,
-  factsTable,
-  leversTable,
-  MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
-  measuredTable,
-  mixSentence,
-  todayTable,
-} from '../report/cost-tables.ts';
+import { type CostFigures, type CostWorkload, costHeadline, costSection } from '../report/cost-tables.ts';
 import {
   ceilingProcedure,
   ceilingTable,
@@ -34,7 +22,7 @@ import {
   runsSummary,
   totalErrors,
 } from '../report/load-tables.ts';
-import { dollars, fixed, ms, percent, table } from '../report/markdown.ts';
+import { fixed, ms, percent, table } from '../report/markdown.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
 import { COMPONENTS, type Component, type CpuBreakdown } from '../server-profile.ts';
 import { median, percentile } from '../stats.ts';
@@ -187,49 +175,14 @@ const whereTimeGoesSection = (runs: readonly LoadRun[], profile: ProfileResult |
   return { title: 'Where the time goes', body: parts.join('\n') };
 };
 
-const costSection = (
-  options: BenchOptions,
-  runs: readonly LoadRun[],
-  figures: CostFigures,
-  baselines: readonly CostBaseline[],
-): ReportSection => {
+/** The notes workload as the cost section and the headline name it. */
+const costWorkload = (options: BenchOptions): CostWorkload => {
   const { mix } = options.workload;
-  const beforeAfter = beforeAfterSection(figures, baselines, 'notes', `Notes mix at ${options.load.ratePerSecond}/s`);
   return {
-    title: 'Cost per operation',
-    body: [
-      COST_MEASUREMENT_NOTE,
-      '',
-      measuredTable(runs, figures),
-      '',
-      'Modelled AWS cost, **US dollars per million operations**, everything each operation causes (corrected model), by service:',
-      '',
-      correctedTable(figures),
-      '',
-      mixSentence(
-        figures,
-        options.load.ratePerSecond,
-        `create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%`,
-      ),
-      '',
-      'What the corrected figures rest on, per operation:',
-      '',
-      factsTable(figures),
-      '',
-      'What would lower it, each change priced by the corrected model from the same measurements (for the owners of ' +
-        'the logging, event and tracing set-up to weigh):',
-      '',
-      leversTable(figures),
-      '',
-      "Today's model (the work inside the request only, the local handler p50 as the duration), for comparison:",
-      '',
-      todayTable(figures),
-      ...(beforeAfter ? ['', '### Cost per million: before / after', '', beforeAfter] : []),
-      '',
-      costNotes([
-        'List costs depend on page contents: the read units and the decryptions scale with the notes returned (see the per-run list page size).',
-      ]),
-    ].join('\n'),
+    key: 'notes',
+    label: `Notes mix at ${options.load.ratePerSecond}/s`,
+    mix: `create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%`,
+    ratePerSecond: options.load.ratePerSecond,
   };
 };
 
@@ -332,16 +285,7 @@ export const notesLoadReport = (
     label: `Server process CPU per request at ${options.load.ratePerSecond}/s`,
     value: `${ms(median(runs.map(cpuPerRequest)))} ms`,
   });
-  for (const operation of NOTE_OPERATIONS)
-    headline.push({
-      label: `${operation} modelled AWS cost, everything counted (today's model)`,
-      value: `${dollars(figures.corrected[operation]?.total)} (${dollars(figures.today[operation]?.total)}) per million`,
-    });
-  headline.push({
-    label: `Notes mix at ${options.load.ratePerSecond}/s, cost per million requests (≤ $${MIXED_WORKLOAD_GOAL_USD_PER_MILLION})`,
-    value: dollars(figures.mix.corrected),
-    pass: figures.mix.corrected <= MIXED_WORKLOAD_GOAL_USD_PER_MILLION,
-  });
+  headline.push(...costHeadline(figures, NOTE_OPERATIONS, costWorkload(options)));
 
   return {
     sections: [
@@ -359,7 +303,17 @@ export const notesLoadReport = (
       ),
       ceilingSection(options, ceiling, runs),
       whereTimeGoesSection(runs, profile),
-      costSection(options, runs, figures, costs.baselines),
+      costSection({
+        title: 'Cost per operation',
+        runs,
+        figures,
+        baselines: costs.baselines,
+        workload: costWorkload(options),
+        beforeAfterHeading: '### Cost per million: before / after',
+        extraNotes: [
+          'List costs depend on page contents: the read units and the decryptions scale with the notes returned (see the per-run list page size).',
+        ],
+      }),
     ],
     headline,
     methodNotes: methodNotes(options),

@@ -22,6 +22,7 @@ export interface LambdaCredentialProviderInit {
   readonly logger?: Logger;
 }
 
+// The two predicates below are exported as `@aws-sdk/credential-provider-node` exports them, which this module stands in for.
 export const credentialsWillNeedRefresh = (credentials: AwsCredentialIdentity | undefined): boolean =>
   credentials?.expiration !== undefined;
 
@@ -33,6 +34,6 @@ export const defaultProvider = (init: LambdaCredentialProviderInit = {}): AwsCre
   memoize(
     // `fromHttp` refuses at once when no endpoint is configured: built only when the environment has none.
     chain(fromEnv(init), () => fromHttp(init)()),
-    (credentials) => credentialsTreatedAsExpired(credentials),
-    (credentials) => credentialsWillNeedRefresh(credentials),
+    credentialsTreatedAsExpired,
+    credentialsWillNeedRefresh,
   );

@@ -4,10 +4,9 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } fro
 import * as z from 'zod';
 import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
 import { SsmConfigProvider, type SsmParameterClient } from '../adapters/config/ssm-config-provider.ts';
-import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
-import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
 import {
   BRANCH_KEY_CACHE_SECONDS,
+  contentCipherOver,
   HierarchicalKeys,
   perRecordKmsKeyring,
 } from '../adapters/crypto/hierarchical-keys.ts';
@@ -145,10 +144,7 @@ export const awsApplication = async (
     legacy: perRecordKmsKeyring,
     metrics,
   });
-  const cipher = new CachingContentCipher({
-    inner: new EncryptionSdkCipher({ keys }),
-    maxAgeSeconds: keys.cacheSeconds,
-  });
+  const cipher = contentCipherOver(keys);
   const clock = systemClock;
   // One client of the memory table for every adapter, the client quota ledger's too.
   const table = new MemoryTableClient({ client, tableName: environment.MEMORY_HUB_TABLE_NAME, metrics });

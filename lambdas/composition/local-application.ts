@@ -1,5 +1,4 @@
-import { CachingContentCipher } from '../adapters/crypto/caching-content-cipher.ts';
-import { EncryptionSdkCipher } from '../adapters/crypto/encryption-sdk-cipher.ts';
+import { contentCipherOver } from '../adapters/crypto/hierarchical-keys.ts';
 import { localHierarchicalKeys } from '../adapters/crypto/local-hierarchical-keys.ts';
 import { type LocalDynamoDbEngine, localDynamoDbClient } from '../adapters/dynamodb/dynamodb-client.ts';
 import { DynamoDbClientQuotaLedger } from '../adapters/dynamodb/dynamodb-client-quota-ledger.ts';
@@ -75,10 +74,7 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
     cacheSeconds: options.branchKeyCacheSeconds,
     metrics,
   });
-  const cipher = new CachingContentCipher({
-    inner: new EncryptionSdkCipher({ keys }),
-    maxAgeSeconds: keys.cacheSeconds,
-  });
+  const cipher = contentCipherOver(keys);
   const commitListeners: ((entry: OutboxEntry) => void)[] = [];
   // One client of the table for every adapter, the dead letters' and the client quota ledger's too.
   const table = new MemoryTableClient({ client, tableName, metrics });

@@ -52,7 +52,7 @@ export type SectionsOf<Module> = Module extends { readonly config?: infer Config
   : never;
 
 /** Every module's configuration sections, their types kept (so the composed document is typed). */
-export const configSectionsOf = <const Modules extends readonly AnyCapabilityModule[]>(
+const configSectionsOf = <const Modules extends readonly AnyCapabilityModule[]>(
   modules: Modules,
 ): SectionsOf<Modules[number]>[] => modules.flatMap((module) => module.config ?? []) as SectionsOf<Modules[number]>[];
 

@@ -3,32 +3,30 @@ import { NoBody, type Operation, type ResponseSpec, type RouteVariant } from './
 
 /*
  * The error answers operations share, written once so that the OpenAPI document says the same thing the same
- * way everywhere. Each operation spreads the ones it can give.
+ * way everywhere. `responsesImpliedBy` lists them from an operation's traits; an operation spreads only the
+ * ones it words its own way.
  */
 
-/** What any authenticated operation on scoped data can answer; `notFound` says what is absent. */
+/**
+ * How an operation on scoped data words two of the statuses its traits imply (`responsesImpliedBy`): what is
+ * absent (`notFound`), and validation.
+ */
 export const scopedFailures = (notFound: string) =>
   ({
-    401: { description: 'No valid bearer token', schema: ErrorResponse },
     404: { description: notFound, schema: ErrorResponse },
     422: { description: 'The request failed validation; `issues` names the fields', schema: ErrorResponse },
-    503: {
-      description: 'Storage unavailable; nothing was committed',
-      schema: ErrorResponse,
-      headers: ['Retry-After'],
-    },
   }) satisfies Record<number, ResponseSpec>;
 
 export const BODY_TOO_LARGE = {
   413: { description: 'Request body too large', schema: ErrorResponse },
 } satisfies Record<number, ResponseSpec>;
 
-export const IDEMPOTENCY_KEY_REUSED = {
+const IDEMPOTENCY_KEY_REUSED = {
   409: { description: 'Idempotency-Key reused with a different request', schema: ErrorResponse },
 } satisfies Record<number, ResponseSpec>;
 
 /** Updates and deletes name the revision they change. */
-export const IF_MATCH_FAILURES = {
+const IF_MATCH_FAILURES = {
   412: {
     description:
       'If-Match names no current revision (stale, or not a strong ETag of this record: tags compare strongly, so a weak `W/` tag never matches); the current ETag is in the ETag header',
@@ -42,7 +40,7 @@ export const IF_MATCH_FAILURES = {
 } satisfies Record<number, ResponseSpec>;
 
 /** Every authenticated operation: the caller's app client is over its bound (the configuration's `throttle`). */
-export const CLIENT_THROTTLED = {
+const CLIENT_THROTTLED = {
   429: {
     description:
       'Too many requests from this app client (code request.throttled); nothing was done: retry after Retry-After seconds',
@@ -51,9 +49,8 @@ export const CLIENT_THROTTLED = {
   },
 } satisfies Record<number, ResponseSpec>;
 
-/** What an organisation-admin operation can answer besides its own outcome. */
+/** How an organisation-admin operation words the refusals and failures its traits imply. */
 export const ADMIN_FAILURES = {
-  401: { description: 'No valid bearer token', schema: ErrorResponse },
   403: {
     description:
       "The caller is not an organisation admin, or the token's client does not hold memory-hub/memory.admin (code auth.insufficient_scope)",

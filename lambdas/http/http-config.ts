@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { defineConfigSection } from '../kernel/config/config-section.ts';
 
-/** The HTTP layer's own settings, read by the request middleware and the listings' page size. */
+/* The HTTP layer's own settings, read by the request middleware and the listings' page size. */
 
 export const httpSettings = defineConfigSection({
   name: 'http',

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { Scope } from '../kernel/identity/scope.ts';
-import { bindCursor, unbindCursor } from '../kernel/records/page-cursor.ts';
+import { bindCursor } from '../kernel/records/page-cursor.ts';
 import type { RouteVariant } from './operation.ts';
 
 /*
  * A cursor belongs to the listing that issued it: the route, the caller, the path and every filter — all of the
  * request except where in the listing it is (`cursor`) and how much it asks for (`limit`). The request
- * middleware refuses a cursor sent with any other listing (422) before the handler runs; handlers bind the
- * cursors they hand out with `issuedCursor`. An operation is a listing when its query takes a `cursor`.
+ * middleware refuses a cursor sent with any other listing (422, `unbindCursor`) before the handler runs;
+ * handlers bind the cursors they hand out with `issuedCursor`. An operation is a listing when its query takes
+ * a `cursor`.
  */
 
 const PAGING_FIELDS = new Set(['cursor', 'limit']);
@@ -23,9 +24,6 @@ export const listingOf = (
   const identity = [route.operationId, scope?.tenant ?? null, scope?.principal ?? null, sortedEntries(params), filters];
   return createHash('sha256').update(JSON.stringify(identity)).digest('base64url').slice(0, 22);
 };
-
-/** The caller's cursor as the listing reads it, once shown to be this listing's own. */
-export const cursorOfListing = (cursor: string, listing: string): string => unbindCursor(cursor, listing);
 
 /** The next page's cursor as the caller is given it: bound to the listing the request made. */
 export const issuedCursor = (

@@ -197,7 +197,7 @@ export const createLocalTokenVerifier = async (dataDir: string, options: LocalTo
     customJwtCheck: ({ payload }) => {
       if (payload.token_use !== 'access') throw new Error('not an access token');
       const groups = payload['cognito:groups'];
-      if (groups !== undefined && !(Array.isArray(groups) && groups.every(isGroupNameValue)))
+      if (groups !== undefined && !(Array.isArray(groups) && groups.every(isMemoryHubGroupName)))
         throw new Error('groups outside the documented names');
     },
   });
@@ -222,7 +222,5 @@ export const createLocalTokenVerifier = async (dataDir: string, options: LocalTo
     return claims;
   };
 };
-
-const isGroupNameValue = (value: unknown): boolean => typeof value === 'string' && isMemoryHubGroupName(value);
 
 const VERIFIED_TOKEN_CACHE = 10_000;

@@ -9,8 +9,6 @@ import {
   type IHttpRouteAuthorizer,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type { Table } from 'aws-cdk-lib/aws-dynamodb';
-import type { IStringParameter } from 'aws-cdk-lib/aws-ssm';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
@@ -22,14 +20,11 @@ import {
   type OpenApiDocument,
   readApiOperations,
 } from '../openapi-operations.ts';
-import type { BranchKeyStore } from './branch-key-store.ts';
-import type { EncryptionKey } from './encryption-key.ts';
 import { grantClientQuotaLeases } from './memory-table.ts';
 import { ServiceFunction, type ServiceFunctionProps } from './service-function.ts';
 
-export interface ApiFunctionsProps {
-  /** Deployment stage, passed to every function as `MEMORY_HUB_STAGE`. */
-  readonly stage: string;
+/** The backend resources (read and write functions get data-plane grants on them), and the API's own. */
+export interface ApiFunctionsProps extends BackendResources {
   /** The parsed OpenAPI document; every operation carries an `x-memory-hub` extension. */
   readonly document: OpenApiDocument;
   /** The directory the `x-memory-hub.lambda.entry` paths are relative to. */
@@ -37,14 +32,6 @@ export interface ApiFunctionsProps {
   readonly httpApi: HttpApi;
   /** The authorizer of authenticated operations. */
   readonly authorizer: IHttpRouteAuthorizer;
-  /** The memory table; read and write functions get data-plane grants on it and its indexes. */
-  readonly table: Table;
-  /** The customer-managed key of the table and of the envelope encryption, with its grants. */
-  readonly encryptionKey: EncryptionKey;
-  /** The configuration parameter; every function with storage access may read it. */
-  readonly configParameter: IStringParameter;
-  /** The branch key store; read and write functions may use its keys, write functions create them. */
-  readonly branchKeyStore: BranchKeyStore;
   /**
    * The workflows' state machines by workflow name. Functions whose operations declare
    * `startsWorkflows` may start any of them and are told their ARNs.
@@ -74,13 +61,6 @@ export class ApiFunctions extends Construct {
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
     this.specs = groupOperationsByFunction(readApiOperations(props.document));
-    const backend: BackendResources = {
-      stage: props.stage,
-      table: props.table,
-      encryptionKey: props.encryptionKey,
-      configParameter: props.configParameter,
-      branchKeyStore: props.branchKeyStore,
-    };
 
     const functions = new Map<string, ServiceFunction>();
     const routes: HttpRoute[] = [];
@@ -97,11 +77,11 @@ export class ApiFunctions extends Construct {
         handler: spec.handler,
         description: `${spec.handler} (${spec.operations.map(routeKeyOf).join(', ')})`.slice(0, 256),
         environment: {
-          ...backendEnvironment(backend, spec.access),
+          ...backendEnvironment(props, spec.access),
           ...(spec.startsWorkflows ? this.allowStartingWorkflows(spec, props.stateMachines) : {}),
         },
       });
-      grantBackendAccess(serviceFunction, backend, spec.access);
+      grantBackendAccess(serviceFunction, props, spec.access);
       // Every authenticated operation leases its caller's app client quota; write functions may update already.
       if (spec.access === 'read') grantClientQuotaLeases(props.table, serviceFunction.role);
       if (spec.startsWorkflows) {

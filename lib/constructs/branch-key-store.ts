@@ -1,8 +1,9 @@
-import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import type { Duration } from 'aws-cdk-lib';
+import { AttributeType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { protectedTableProps } from './protected-table.ts';
 
 /**
  * The key store's item format, a fixed contract with the Encryption SDK's `BranchKeyStoreNode` and the service's
@@ -17,8 +18,11 @@ export const BRANCH_KEY_STORE_SCHEMA = {
   logicalNameContextKey: 'tablename',
 } as const;
 
-/** The bounds the runtime accepts for the branch key cache period (`BRANCH_KEY_CACHE_SECONDS`). */
-const CACHE_TTL_SECONDS = { min: 1, max: 3600 } as const;
+/**
+ * The bounds the runtime accepts for the branch key cache period (`BRANCH_KEY_CACHE_SECONDS` in
+ * lambdas/adapters/crypto/hierarchical-keys.ts; a test compares the two).
+ */
+export const BRANCH_KEY_CACHE_TTL_SECONDS = { min: 1, max: 3600 } as const;
 
 export interface BranchKeyStoreProps {
   /** Deployment stage; the logical key store name is `memory-hub-{stage}-branch-keys`. */
@@ -58,7 +62,9 @@ export class BranchKeyStore extends Construct {
     const seconds = props.cacheTtl === undefined ? undefined : props.cacheTtl.toMilliseconds() / 1000;
     if (
       seconds !== undefined &&
-      (!Number.isInteger(seconds) || seconds < CACHE_TTL_SECONDS.min || seconds > CACHE_TTL_SECONDS.max)
+      (!Number.isInteger(seconds) ||
+        seconds < BRANCH_KEY_CACHE_TTL_SECONDS.min ||
+        seconds > BRANCH_KEY_CACHE_TTL_SECONDS.max)
     ) {
       throw new Error(`${this.node.path}: cacheTtl must be whole seconds from 1 s to 1 h`);
     }
@@ -69,12 +75,7 @@ export class BranchKeyStore extends Construct {
       ...props.tableProps,
       partitionKey: { name: BRANCH_KEY_STORE_SCHEMA.partitionKey, type: AttributeType.STRING },
       sortKey: { name: BRANCH_KEY_STORE_SCHEMA.sortKey, type: AttributeType.STRING },
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      encryption: TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: props.encryptionKey,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...protectedTableProps(props.encryptionKey),
     });
   }
 

@@ -5,13 +5,12 @@ import { Construct } from 'constructs';
 
 /**
  * Every key of the encryption context the service binds record content to starts with this (tenant,
- * namespace, record: `lambdas/adapters/crypto/encryption-sdk-cipher.ts`); KMS sees it on every data-key call.
+ * namespace, record: `SDK_CONTEXT_KEYS` in lambdas/adapters/crypto/encryption-sdk-cipher.ts; a test compares
+ * the two); KMS sees it on every data-key call.
  */
 export const CONTENT_CONTEXT_KEY_PREFIX = 'memory-hub:';
 /** The context key every content data key carries: a call without it is not the service's. */
 export const CONTENT_CONTEXT_TENANT_KEY = `${CONTENT_CONTEXT_KEY_PREFIX}tenant`;
-
-/** What a function does with record content's data keys: open them, or also make new ones. */
 
 export interface EncryptionKeyProps {
   /** Deployment stage; a created key's alias is `alias/memory-hub/{stage}`. */
@@ -34,8 +33,8 @@ export interface EncryptionKeyProps {
  * stack is deleted: data encrypted under it would otherwise become unreadable) or brought by the tenant.
  *
  * A created key's policy holds one statement, the default one that lets the account's IAM policies decide
- * (IAM delegation); every use is granted in a function's own policy by the two grants below, each only what
- * the function calls and each on a condition.
+ * (IAM delegation); every use is granted in a function's own policy by the two grants below and the branch key
+ * store's, each only what the function calls and each on a condition.
  */
 export class EncryptionKey extends Construct {
   public readonly key: IKey;

@@ -118,7 +118,7 @@ export class EventConsumers extends Construct {
           entry: consumer.entry,
           handler: consumer.handler,
           description: consumer.description,
-          ignoredRecordKinds: consumer.ignoredRecordKinds ?? [],
+          ignoredRecordKinds: consumer.ignoredRecordKinds,
         }),
       );
     }

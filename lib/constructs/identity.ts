@@ -114,7 +114,6 @@ export class Identity extends Construct {
   /** The API clients' scopes as the trigger reads them: `[{ client, scopes }]`. */
   public readonly clientScopesParameter: StringParameter;
   public readonly preTokenGeneration: ServiceFunction;
-  private readonly clients: ApiClient[] = [];
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -194,25 +193,28 @@ export class Identity extends Construct {
     const callbackUrls = props.agentAppCallbackUrls ?? ['http://localhost:8976/callback'];
     // ADMIN_USER_PASSWORD_AUTH lets an operator holding IAM credentials (cognito-idp:AdminInitiateAuth) get a
     // token with the AWS CLI; USER_PASSWORD_AUTH, which would send passwords to a public endpoint, stays off.
-    this.agentAppClient = this.addApiClient('AgentAppClient', {
+    const agent = this.addApiClient('AgentAppClient', {
       name: 'agent-app',
       scopes: ['read', 'write'],
       adminUserPassword: true,
       callbackUrls,
     });
-    this.readerAppClient = this.addApiClient('ReaderAppClient', {
+    const reader = this.addApiClient('ReaderAppClient', {
       name: 'reader-app',
       scopes: ['read'],
       adminUserPassword: false,
       callbackUrls,
     });
-    this.operatorAppClient = this.addApiClient('OperatorAppClient', {
+    const operator = this.addApiClient('OperatorAppClient', {
       name: 'operator-app',
       scopes: ['read', 'write', 'admin'],
       adminUserPassword: true,
       callbackUrls,
     });
-    this.apiClients = this.clients;
+    this.agentAppClient = agent.client;
+    this.readerAppClient = reader.client;
+    this.operatorAppClient = operator.client;
+    this.apiClients = [agent, reader, operator];
     this.clientScopesParameter = new StringParameter(this, 'ClientScopes', {
       parameterName: clientScopesParameterName,
       description: `Memory Hub ${props.stage}: the scopes each API app client holds, added to its tokens by the trigger`,
@@ -250,7 +252,7 @@ export class Identity extends Construct {
       adminUserPassword,
       callbackUrls,
     }: { name: string; scopes: readonly MemoryScopeName[]; adminUserPassword: boolean; callbackUrls: string[] },
-  ): UserPoolClient {
+  ): ApiClient {
     const oAuthScopes = { read: this.readScope, write: this.writeScope, admin: this.adminScope };
     const client = this.userPool.addClient(id, {
       userPoolClientName: name,
@@ -268,7 +270,6 @@ export class Identity extends Construct {
         callbackUrls,
       },
     });
-    this.clients.push({ client, scopes });
-    return client;
+    return { client, scopes };
   }
 }

@@ -1,16 +1,8 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import {
-  AttributeType,
-  BillingMode,
-  ProjectionType,
-  StreamViewType,
-  Table,
-  TableEncryption,
-  type TableProps,
-} from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
+import { protectedTableProps } from './protected-table.ts';
 
 /**
  * The table's attribute names: a fixed contract with the DynamoDB record store (`lambdas/adapters/dynamodb`).
@@ -72,20 +64,13 @@ export class MemoryTable extends Construct {
   constructor(scope: Construct, id: string, props: MemoryTableProps) {
     super(scope, id);
     const { outboxIndex } = MEMORY_TABLE_SCHEMA;
-    // `Table` rather than `TableV2`: a TableV2 encrypted with a customer-managed key needs a concrete
-    // region at synthesis, and the app must also synthesize environment-agnostic.
     this.table = new Table(this, 'Table', {
       ...props.tableProps,
       partitionKey: { name: MEMORY_TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
       sortKey: { name: MEMORY_TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
       timeToLiveAttribute: MEMORY_TABLE_SCHEMA.timeToLiveAttribute,
       stream: StreamViewType.NEW_IMAGE,
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      encryption: TableEncryption.CUSTOMER_MANAGED,
-      encryptionKey: props.encryptionKey,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
+      ...protectedTableProps(props.encryptionKey),
     });
     this.table.addGlobalSecondaryIndex({
       indexName: outboxIndex.indexName,

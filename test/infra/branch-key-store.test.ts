@@ -3,24 +3,30 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BranchKeyStoreSchema } from '../../lambdas/adapters/crypto/branch-key-store-table.ts';
-import { BRANCH_KEY_STORE_SCHEMA, BranchKeyStore } from '../../lib/constructs/branch-key-store.ts';
+import { BRANCH_KEY_CACHE_SECONDS } from '../../lambdas/adapters/crypto/hierarchical-keys.ts';
+import {
+  BRANCH_KEY_CACHE_TTL_SECONDS,
+  BRANCH_KEY_STORE_SCHEMA,
+  BranchKeyStore,
+} from '../../lib/constructs/branch-key-store.ts';
 import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
-import { bareStack, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import {
+  apiFunctionOf,
+  bareStack,
+  FIXTURE_ENTRIES,
+  type SynthesizedApp,
+  synthesizeApp,
+} from './support/fixture-app.ts';
 import { actionsOf, logicalIdOf, statementsAllowing } from './support/template-queries.ts';
 
-const THINGS_ENTRY = 'test/infra/fixtures/handlers/things.lambda.ts';
-const SYSTEM_ENTRY = 'test/infra/fixtures/handlers/system.lambda.ts';
+const { things: THINGS_ENTRY, system: SYSTEM_ENTRY } = FIXTURE_ENTRIES;
 
 describe('Construct: BranchKeyStore', () => {
   let synthesized: SynthesizedApp;
   let tableLogicalId: string;
   let keyLogicalId: string;
 
-  const functionFor = (entry: string, handler: string): ServiceFunction => {
-    const serviceFunction = synthesized.stack.apiFunctions.functions.get(`${entry}#${handler}`);
-    if (serviceFunction === undefined) throw new Error(`no function for ${entry}#${handler}`);
-    return serviceFunction;
-  };
+  const functionFor = (entry: string, handler: string): ServiceFunction => apiFunctionOf(synthesized, entry, handler);
   const environmentOf = (serviceFunction: ServiceFunction): Record<string, unknown> =>
     synthesized.template.toJSON().Resources[logicalIdOf(serviceFunction.function)].Properties.Environment.Variables;
 
@@ -156,6 +162,10 @@ describe('Construct: BranchKeyStore', () => {
     });
     Template.fromStack(stack).hasResourceProperties('AWS::DynamoDB::Table', {
       KeySchema: Match.arrayWith([{ AttributeName: 'branch-key-id', KeyType: 'HASH' }]),
+    });
+    expect(BRANCH_KEY_CACHE_TTL_SECONDS).toEqual({
+      min: BRANCH_KEY_CACHE_SECONDS.min,
+      max: BRANCH_KEY_CACHE_SECONDS.max,
     });
     for (const cacheTtl of [Duration.hours(2), Duration.millis(1500), Duration.seconds(0)]) {
       const other = bareStack();

@@ -1,37 +1,20 @@
-import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_QUOTA_ITEMS as LEDGER_ITEMS } from '../../lambdas/adapters/dynamodb/dynamodb-client-quota-ledger.ts';
 import { DEFAULT_CONFIG } from '../../lambdas/app/service-tables.ts';
 import { DEFAULT_THROTTLE } from '../../lib/constructs/http-api.ts';
 import { CLIENT_QUOTA_ITEMS } from '../../lib/constructs/memory-table.ts';
-import type { ServiceFunction } from '../../lib/constructs/service-function.ts';
-import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { apiFunctionOf, FIXTURE_ENTRIES, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { type PolicyStatement, statementsOf as statementsOfRole } from './support/template-queries.ts';
 
-interface PolicyStatement {
-  readonly Action: string | string[];
-  readonly Resource: unknown;
-  readonly Condition?: Record<string, Record<string, unknown>>;
-}
-
-const THINGS_ENTRY = 'test/infra/fixtures/handlers/things.lambda.ts';
-const SYSTEM_ENTRY = 'test/infra/fixtures/handlers/system.lambda.ts';
+const { things: THINGS_ENTRY, system: SYSTEM_ENTRY } = FIXTURE_ENTRIES;
 
 describe('Function: grantClientQuotaLeases', () => {
   let synthesized: SynthesizedApp;
   let tableLogicalId: string;
 
-  const statementsOf = (entry: string, handler: string): PolicyStatement[] => {
-    const serviceFunction: ServiceFunction | undefined = synthesized.stack.apiFunctions.functions.get(
-      `${entry}#${handler}`,
-    );
-    if (serviceFunction === undefined) throw new Error(`no function for ${entry}#${handler}`);
-    const roleLogicalId = synthesized.stack.getLogicalId(serviceFunction.role.node.defaultChild as CfnElement);
-    const policies = synthesized.template.findResources('AWS::IAM::Policy', {
-      Properties: { Roles: Match.arrayWith([{ Ref: roleLogicalId }]) },
-    });
-    return Object.values(policies).flatMap((policy) => policy.Properties.PolicyDocument.Statement as PolicyStatement[]);
-  };
+  const statementsOf = (entry: string, handler: string): PolicyStatement[] =>
+    statementsOfRole(synthesized.template, apiFunctionOf(synthesized, entry, handler).role);
   const updating = (statements: PolicyStatement[]) =>
     statements.filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
 

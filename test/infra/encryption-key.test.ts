@@ -1,12 +1,18 @@
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EncryptionKey, type EncryptionKeyProps } from '../../lib/constructs/encryption-key.ts';
-import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
+import { SDK_CONTEXT_KEYS } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import {
+  CONTENT_CONTEXT_KEY_PREFIX,
+  CONTENT_CONTEXT_TENANT_KEY,
+  EncryptionKey,
+  type EncryptionKeyProps,
+} from '../../lib/constructs/encryption-key.ts';
+import {
+  apiFunctionOf,
   bareStack,
-  cdkJsonContext,
-  FIXTURE_SOURCES,
+  buildFixtureApp,
+  FIXTURE_ENTRIES,
   type SynthesizedApp,
   synthesizeApp,
 } from './support/fixture-app.ts';
@@ -38,18 +44,30 @@ const CONTENT_CONTEXT = {
   'ForAnyValue:StringEquals': { 'kms:EncryptionContextKeys': 'memory-hub:tenant' },
 };
 
-type KmsStatement = PolicyStatement & { readonly Condition?: unknown };
+/** DynamoDB's use of the table key (`grantTableUse`): every function with storage access has it. */
+const tableUse = (keyArn: unknown): PolicyStatement => ({
+  Effect: 'Allow',
+  Action: ['kms:Decrypt', 'kms:DescribeKey'],
+  Resource: keyArn,
+  Condition: THROUGH_DYNAMODB,
+});
+
+/** A content-handling function's KMS statements (the key store's aside), reading or writing alike. */
+const contentFunctionStatements = (keyArn: unknown): PolicyStatement[] => [
+  tableUse(keyArn),
+  { Effect: 'Allow', Action: ['kms:Decrypt'], Resource: keyArn, Condition: CONTENT_CONTEXT },
+];
 
 /**
  * The branch key store's own KMS grants (branch-key-store.test.ts): its calls only, each on the condition that
  * the encryption context names the key store (`tablename`), creation's ReEncrypt among them.
  */
-const namesKeyStore = (statement: KmsStatement): boolean =>
+const namesKeyStore = (statement: PolicyStatement): boolean =>
   JSON.stringify(statement.Condition ?? {}).includes('kms:EncryptionContext:tablename');
 
 /** A role's statements that allow KMS actions (the key store's aside), each with its actions sorted. */
-function kmsStatementsOf(synthesized: SynthesizedApp, role: IConstruct): KmsStatement[] {
-  return (statementsOf(synthesized.template, role) as KmsStatement[])
+function kmsStatementsOf(synthesized: SynthesizedApp, role: IConstruct): PolicyStatement[] {
+  return statementsOf(synthesized.template, role)
     .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
     .filter((statement) => !namesKeyStore(statement))
     .map((statement) => ({ ...statement, Action: [statement.Action].flat().sort() }));
@@ -109,61 +127,41 @@ describe('Construct: EncryptionKey', () => {
   });
 
   describe('Method: grants to the functions', () => {
-    const readFunction = () =>
-      synthesized.stack.apiFunctions.functions.get('test/infra/fixtures/handlers/things.lambda.ts#listThings');
-    const writeFunction = () =>
-      synthesized.stack.apiFunctions.functions.get('test/infra/fixtures/handlers/things.lambda.ts#createThing');
     const keyArn = () => ({ 'Fn::GetAtt': [logicalIdOf(synthesized.stack.encryptionKey.key), 'Arn'] });
 
     it('lets a function that reads decrypt, through DynamoDB for the table and under the content context', () => {
       // Prepare
-      const serviceFunction = readFunction();
-      if (!serviceFunction) throw new Error('the fixture document has no listThings');
+      const serviceFunction = apiFunctionOf(synthesized, FIXTURE_ENTRIES.things, 'listThings');
 
       // Assess
       expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual(
-        expect.arrayContaining([
-          {
-            Effect: 'Allow',
-            Action: ['kms:Decrypt', 'kms:DescribeKey'],
-            Resource: keyArn(),
-            Condition: THROUGH_DYNAMODB,
-          },
-          { Effect: 'Allow', Action: ['kms:Decrypt'], Resource: keyArn(), Condition: CONTENT_CONTEXT },
-        ]),
+        expect.arrayContaining(contentFunctionStatements(keyArn())),
       );
       expect(kmsStatementsOf(synthesized, serviceFunction.role)).toHaveLength(2);
     });
 
     it('lets a function that writes open old content data keys and make none: content is written under branch keys', () => {
       // Prepare
-      const serviceFunction = writeFunction();
-      if (!serviceFunction) throw new Error('the fixture document has no createThing');
+      const serviceFunction = apiFunctionOf(synthesized, FIXTURE_ENTRIES.things, 'createThing');
 
       // Assess
       expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual(
-        expect.arrayContaining([
-          {
-            Effect: 'Allow',
-            Action: ['kms:Decrypt', 'kms:DescribeKey'],
-            Resource: keyArn(),
-            Condition: THROUGH_DYNAMODB,
-          },
-          {
-            Effect: 'Allow',
-            Action: ['kms:Decrypt'],
-            Resource: keyArn(),
-            Condition: CONTENT_CONTEXT,
-          },
-        ]),
+        expect.arrayContaining(contentFunctionStatements(keyArn())),
       );
       expect(kmsStatementsOf(synthesized, serviceFunction.role)).toHaveLength(2);
+    });
+
+    it('conditions content keys on the encryption context the cipher writes', () => {
+      // Assess: a cipher whose context left the prefix, or named the tenant otherwise, would be refused by KMS
+      expect(SDK_CONTEXT_KEYS.tenant).toBe(CONTENT_CONTEXT_TENANT_KEY);
+      for (const key of Object.values(SDK_CONTEXT_KEYS))
+        expect(key.startsWith(CONTENT_CONTEXT_KEY_PREFIX), key).toBe(true);
     });
 
     it('grants no role kms:Encrypt, kms:ReEncrypt* or a wildcard, and every KMS action on a condition', () => {
       // Prepare: every statement of every policy in the template
       const statements = Object.values(synthesized.template.findResources('AWS::IAM::Policy')).flatMap(
-        (policy) => policy.Properties.PolicyDocument.Statement as KmsStatement[],
+        (policy) => policy.Properties.PolicyDocument.Statement as PolicyStatement[],
       );
       const kms = statements
         .filter((statement) => [statement.Action].flat().some((action) => action.startsWith('kms:')))
@@ -193,14 +191,7 @@ describe('Construct: EncryptionKey', () => {
       // Assess
       for (const serviceFunction of [relay, sweep]) {
         const statements = kmsStatementsOf(synthesized, serviceFunction.role);
-        expect(statements.filter((statement) => statement.Condition !== undefined)).toEqual([
-          {
-            Effect: 'Allow',
-            Action: ['kms:Decrypt', 'kms:DescribeKey'],
-            Resource: keyArn(),
-            Condition: THROUGH_DYNAMODB,
-          },
-        ]);
+        expect(statements.filter((statement) => statement.Condition !== undefined)).toEqual([tableUse(keyArn())]);
       }
     });
   });
@@ -237,26 +228,10 @@ describe('Construct: EncryptionKey, with the tenant’s own key (residency)', ()
 
   it('grants the same conditioned actions on that key, in the functions’ own IAM policies', () => {
     // Prepare
-    const serviceFunction = synthesized.stack.apiFunctions.functions.get(
-      'test/infra/fixtures/handlers/things.lambda.ts#createThing',
-    );
-    if (!serviceFunction) throw new Error('the fixture document has no createThing');
+    const serviceFunction = apiFunctionOf(synthesized, FIXTURE_ENTRIES.things, 'createThing');
 
     // Assess
-    expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual([
-      {
-        Effect: 'Allow',
-        Action: ['kms:Decrypt', 'kms:DescribeKey'],
-        Resource: TENANT_KEY_ARN,
-        Condition: THROUGH_DYNAMODB,
-      },
-      {
-        Effect: 'Allow',
-        Action: ['kms:Decrypt'],
-        Resource: TENANT_KEY_ARN,
-        Condition: CONTENT_CONTEXT,
-      },
-    ]);
+    expect(kmsStatementsOf(synthesized, serviceFunction.role)).toEqual(contentFunctionStatements(TENANT_KEY_ARN));
   });
 
   it('refuses to deploy the environment-agnostic template in a region other than the key’s', () => {
@@ -275,11 +250,7 @@ describe('Construct: EncryptionKey, with the tenant’s own key (residency)', ()
 
   it('is named by context too (`-c encryptionKeyArn=…`)', () => {
     // Act
-    const { stack } = createMemoryHubApp({
-      appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], encryptionKeyArn: TENANT_KEY_ARN } },
-      stage: 'ctx',
-      ...FIXTURE_SOURCES,
-    });
+    const { stack } = buildFixtureApp({ context: { encryptionKeyArn: TENANT_KEY_ARN }, stage: 'ctx' });
 
     // Assess
     expect(stack.encryptionKey.key.keyArn).toBe(TENANT_KEY_ARN);
@@ -301,13 +272,8 @@ describe('Construct: EncryptionKey, with the tenant’s own key (residency)', ()
 
   it('refuses a key in another region than the one the stack is pinned to', () => {
     // Act & Assess
-    expect(() =>
-      createMemoryHubApp({
-        appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } },
-        env: { region: 'eu-central-1' },
-        encryptionKeyArn: TENANT_KEY_ARN,
-        ...FIXTURE_SOURCES,
-      }),
-    ).toThrow(/the key is in eu-west-1, the stack in eu-central-1/);
+    expect(() => buildFixtureApp({ env: { region: 'eu-central-1' }, encryptionKeyArn: TENANT_KEY_ARN })).toThrow(
+      /the key is in eu-west-1, the stack in eu-central-1/,
+    );
   });
 });

@@ -1,13 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryHubApp } from '../../lib/memory-hub-app.ts';
-import {
-  cdkJsonContext,
-  FIXTURE_DOCUMENT_PATH,
-  FIXTURE_SOURCES,
-  type SynthesizedApp,
-  synthesizeApp,
-} from './support/fixture-app.ts';
+import { buildFixtureApp, type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
 import { logicalIdOf } from './support/template-queries.ts';
 
 /** ReservedConcurrentExecutions of every function in the template, by logical id (undefined: unreserved). */
@@ -66,13 +59,7 @@ describe('Function: reserveConcurrency (through the app)', () => {
 
   it('refuses a reservation that would leave the account fewer than 100 unreserved executions', () => {
     // Prepare
-    const build = (options: Parameters<typeof createMemoryHubApp>[0]) => () =>
-      createMemoryHubApp({
-        appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } },
-        ...FIXTURE_SOURCES,
-        openApiDocumentPath: FIXTURE_DOCUMENT_PATH,
-        ...options,
-      });
+    const build = (options: Parameters<typeof buildFixtureApp>[0]) => () => buildFixtureApp(options);
 
     // Act & Assess: the fixture document has six API functions
     expect(build({ reservedConcurrency: { api: 150 } })).not.toThrow();
@@ -87,12 +74,7 @@ describe('Function: reserveConcurrency (through the app)', () => {
   it('refuses zero (which switches a function off), fractions and groups it does not know', () => {
     // Prepare
     const build = (reservedConcurrency: unknown) => () =>
-      createMemoryHubApp({
-        appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [] } },
-        ...FIXTURE_SOURCES,
-        openApiDocumentPath: FIXTURE_DOCUMENT_PATH,
-        reservedConcurrency: reservedConcurrency as Record<string, number>,
-      });
+      buildFixtureApp({ reservedConcurrency: reservedConcurrency as Record<string, number> });
 
     // Act & Assess
     expect(build({ consumer: 0 })).toThrow(/reservedConcurrency.consumer must be a whole number of at least 1, not 0/);

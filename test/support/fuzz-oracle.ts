@@ -39,6 +39,24 @@ const echoes = (text: string, success: boolean, sent: SentRequest, context: Orac
   return found;
 };
 
+const ERROR_SCHEMA = { $ref: '#/components/schemas/Error' };
+
+/** What is wrong with an error answer's body: not JSON, or not in `schema` (the document's error shape unless given). */
+export const errorBodyViolations = (
+  document: OpenApiDocument,
+  text: string,
+  schema: Parameters<typeof schemaViolations>[1] = ERROR_SCHEMA,
+): string[] => {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return [`error body is not JSON: ${JSON.stringify(text.slice(0, 120))}`];
+  }
+  const problems = schemaViolations(document, schema, body);
+  return problems.length > 0 ? [`error body is not in the documented shape: ${problems.slice(0, 4).join('; ')}`] : [];
+};
+
 /**
  * `twinStatus`: what the honest twin of a group-smuggling token got for the same request (see
  * `IssuedToken.twinCredentials`).
@@ -65,18 +83,8 @@ export const violationsOf = (
     const contentType = String(response.headers['content-type'] ?? '');
     if (!/^application\/json\b/i.test(contentType))
       violations.push(`error answered with content-type ${JSON.stringify(contentType)}`);
-    let body: unknown;
-    try {
-      body = JSON.parse(response.text);
-    } catch {
-      violations.push(`error body is not JSON: ${JSON.stringify(response.text.slice(0, 120))}`);
-    }
-    if (body !== undefined) {
-      const schema = operation.responses.get(status) ?? { $ref: '#/components/schemas/Error' };
-      const problems = schemaViolations(context.document, schema, body);
-      if (problems.length > 0)
-        violations.push(`error body is not in the documented shape: ${problems.slice(0, 4).join('; ')}`);
-    }
+    const schema = operation.responses.get(status) ?? ERROR_SCHEMA;
+    violations.push(...errorBodyViolations(context.document, response.text, schema));
   } else if (success && response.text.length > 0) {
     const schema = operation.responses.get(status);
     let body: unknown;

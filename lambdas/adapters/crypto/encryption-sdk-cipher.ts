@@ -12,7 +12,7 @@ export const SDK_CONTEXT_KEYS = {
   record: 'memory-hub:record',
 } as const;
 
-/** The keys a cipher encrypts and decrypts with, when they need more than a keyring (see `hierarchicalKeys`). */
+/** The keys a cipher encrypts and decrypts with, when they need more than a keyring (see `HierarchicalKeys`). */
 export interface CipherKeys {
   /** The materials manager every message goes through; it may take a while the first time (the SDK loads lazily). */
   materials(): Promise<NodeMaterialsManager>;
@@ -25,14 +25,13 @@ export interface CipherKeys {
 
 /**
  * Envelope encryption with the AWS Encryption SDK over whichever keys were wired: in both modes the KMS
- * hierarchical keyring (a branch key per scope, `hierarchicalKeys`); a bare keyring or materials manager for
- * tests and tools.
+ * hierarchical keyring (a branch key per scope, `HierarchicalKeys`); a bare keyring for tests and tools.
  */
 export class EncryptionSdkCipher implements ContentCipher {
   readonly #keys: CipherKeys;
   #client: ReturnType<EncryptionSdk['buildClient']> | undefined;
 
-  constructor(options: { keys: CipherKeys | KeyringNode | NodeMaterialsManager }) {
+  constructor(options: { keys: CipherKeys | KeyringNode }) {
     if (!options.keys) throw new TypeError('EncryptionSdkCipher needs a keyring: content is encrypted or not stored');
     this.#keys = isCipherKeys(options.keys) ? options.keys : bareKeys(options.keys);
   }
@@ -104,17 +103,17 @@ export const toSdkContext = (context: EncryptionContext): Record<string, string>
   [SDK_CONTEXT_KEYS.record]: context.recordId,
 });
 
-const isCipherKeys = (keys: CipherKeys | KeyringNode | NodeMaterialsManager): keys is CipherKeys =>
+const isCipherKeys = (keys: CipherKeys | KeyringNode): keys is CipherKeys =>
   typeof (keys as Partial<CipherKeys>).materials === 'function';
 
-/** A keyring is given the SDK's default materials manager; a materials manager is used as it is. */
-const bareKeys = (keys: KeyringNode | NodeMaterialsManager): CipherKeys => {
+/** A bare keyring, under the SDK's default materials manager. */
+const bareKeys = (keyring: KeyringNode): CipherKeys => {
   let materials: NodeMaterialsManager | undefined;
   return {
     materials: async () => {
       if (!materials) {
         const sdk = await loadEncryptionSdk();
-        materials = keys instanceof sdk.KeyringNode ? new sdk.NodeDefaultCryptographicMaterialsManager(keys) : keys;
+        materials = new sdk.NodeDefaultCryptographicMaterialsManager(keyring);
       }
       return materials;
     },

@@ -6,10 +6,11 @@ export type EncryptionSdk = typeof EncryptionSdkModule;
 let loading: Promise<EncryptionSdk> | undefined;
 
 /**
- * The Encryption SDK, loaded once. It takes tens of milliseconds of CPU to evaluate, so no module imports it
- * statically (type imports only): esbuild then keeps it a lazily evaluated part of the bundle, and its
- * evaluation starts right after the current turn of init (below) instead of inside it — while init's or the
- * first request's first network call is in flight — and the first encryption or decryption awaits it.
+ * The Encryption SDK, loaded once. It takes tens of milliseconds of CPU to evaluate, so no module of a Lambda
+ * bundle imports it statically (type imports only; local mode's `local-key-file.ts` does): esbuild then keeps
+ * it a lazily evaluated part of the bundle, and its evaluation starts right after the current turn of init
+ * (below) instead of inside it — while init's or the first request's first network call is in flight — and
+ * the first encryption or decryption awaits it.
  */
 export const loadEncryptionSdk = (): Promise<EncryptionSdk> => {
   loading ??= import('@aws-crypto/client-node');

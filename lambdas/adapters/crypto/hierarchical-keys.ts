@@ -2,15 +2,16 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { BranchKeyStoreNode, EncryptedDataKey, KeyringNode, NodeMaterialsManager } from '@aws-crypto/client-node';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { KMS, KMSClientConfig } from '@aws-sdk/client-kms';
-import type { EncryptionContext } from '../../kernel/crypto/content-cipher.port.ts';
+import type { ContentCipher, EncryptionContext } from '../../kernel/crypto/content-cipher.port.ts';
 import { type KeyScope, keyScopeOf, type ScopeKeyDirectory } from '../../kernel/crypto/key-scope.ts';
 import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { AWS_CLIENT_DEFAULTS } from '../aws-client-defaults.ts';
 import { dependencyUnavailable, isRetryableAwsError, translateAwsError } from '../aws-service-errors.ts';
 import { BranchKeyCreator } from './branch-key-creator.ts';
 import { BranchKeyIds, NAMING_BRANCH_KEY_ID } from './branch-key-ids.ts';
+import { CachingContentCipher } from './caching-content-cipher.ts';
 import { type EncryptionSdk, loadEncryptionSdk } from './encryption-sdk.ts';
-import { type CipherKeys, SDK_CONTEXT_KEYS } from './encryption-sdk-cipher.ts';
+import { type CipherKeys, EncryptionSdkCipher, SDK_CONTEXT_KEYS } from './encryption-sdk-cipher.ts';
 
 /**
  * How long a branch key, once KMS has unwrapped it, is used from memory before it is read and unwrapped again:
@@ -265,6 +266,13 @@ export class HierarchicalKeys implements CipherKeys, ScopeKeyDirectory {
     });
   }
 }
+
+/**
+ * The content cipher of both modes: the Encryption SDK over `keys`, recent plaintexts kept in memory no longer
+ * than the keyring keeps the branch keys that open them.
+ */
+export const contentCipherOver = (keys: HierarchicalKeys): ContentCipher =>
+  new CachingContentCipher({ inner: new EncryptionSdkCipher({ keys }), maxAgeSeconds: keys.cacheSeconds });
 
 /** The keyring of the per-record cipher before branch keys, for decryption: one KMS Decrypt per record. */
 export const perRecordKmsKeyring = (parts: { sdk: EncryptionSdk; kms: KMS; keyArn: string }): KeyringNode =>

@@ -3,7 +3,7 @@ import type { Metrics } from '../../kernel/observability/metrics.port.ts';
 import { ensureBranchKeyStoreTable } from './branch-key-store-table.ts';
 import { HierarchicalKeys } from './hierarchical-keys.ts';
 import { loadOrCreateLocalKey, localKeyring } from './local-key-file.ts';
-import { LOCAL_KMS_KEY_ARN, LocalKms } from './local-kms.ts';
+import { LOCAL_KMS_KEY_ARN, localKmsClientConfig } from './local-kms.ts';
 
 /** The local key store's logical name (AWS names its own per stage). */
 export const LOCAL_BRANCH_KEY_STORE_NAME = 'memory-hub-local-branch-keys';
@@ -32,14 +32,7 @@ export const localHierarchicalKeys = async (options: LocalHierarchicalKeysOption
       logicalName: LOCAL_BRANCH_KEY_STORE_NAME,
       client: options.client,
     },
-    kms: {
-      config: {
-        region: 'local',
-        endpoint: 'http://kms.local.invalid',
-        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-        requestHandler: new LocalKms(keyFileBytes),
-      },
-    },
+    kms: { config: localKmsClientConfig(keyFileBytes) },
     ...(options.cacheSeconds !== undefined && { cacheSeconds: options.cacheSeconds }),
     // Before branch keys, local mode wrapped each record's data key with the key file's bytes directly. The
     // keyring zeroes the buffer it is given once it holds the key, so it gets a copy of its own.

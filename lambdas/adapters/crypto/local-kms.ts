@@ -44,20 +44,20 @@ export class LocalKms implements RequestHandler<HttpRequest, HttpResponse, HttpH
     this.#key = Buffer.from(hkdfSync('sha256', keyFileBytes, Buffer.alloc(0), 'memory-hub local KMS key v1', 32));
     this.#operations = {
       GenerateDataKeyWithoutPlaintext: (input) => {
-        this.#keyOf(input.KeyId);
+        this.#assertHeld(input.KeyId);
         return {
           KeyId: LOCAL_KMS_KEY_ARN,
           CiphertextBlob: this.#seal(randomBytes(dataKeyLength(input)), contextOf(input.EncryptionContext)),
         };
       },
       Decrypt: (input) => {
-        if (input.KeyId !== undefined) this.#keyOf(input.KeyId);
+        if (input.KeyId !== undefined) this.#assertHeld(input.KeyId);
         const plaintext = this.#open(blobOf(input.CiphertextBlob), contextOf(input.EncryptionContext));
         return { KeyId: LOCAL_KMS_KEY_ARN, Plaintext: plaintext, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
       },
       ReEncrypt: (input) => {
-        if (input.SourceKeyId !== undefined) this.#keyOf(input.SourceKeyId);
-        this.#keyOf(input.DestinationKeyId);
+        if (input.SourceKeyId !== undefined) this.#assertHeld(input.SourceKeyId);
+        this.#assertHeld(input.DestinationKeyId);
         const plaintext = this.#open(blobOf(input.CiphertextBlob), contextOf(input.SourceEncryptionContext));
         return {
           KeyId: LOCAL_KMS_KEY_ARN,
@@ -92,9 +92,9 @@ export class LocalKms implements RequestHandler<HttpRequest, HttpResponse, HttpH
 
   destroy(): void {}
 
-  #keyOf(keyId: unknown): Buffer {
+  /** Refuses a request naming a key other than the one it holds. */
+  #assertHeld(keyId: unknown): void {
     if (keyId !== LOCAL_KMS_KEY_ARN) throw new LocalKmsError('NotFoundException', 'The local KMS holds no such key');
-    return this.#key;
   }
 
   #seal(plaintext: Buffer, context: Record<string, string>): Buffer {
@@ -122,6 +122,17 @@ export class LocalKms implements RequestHandler<HttpRequest, HttpResponse, HttpH
     }
   }
 }
+
+/**
+ * A `KMSClient`'s configuration with the local KMS as its transport: the endpoint is never reached, the
+ * credentials are never checked, and the region is only what the SDK requires.
+ */
+export const localKmsClientConfig = (keyFileBytes: Uint8Array) => ({
+  region: 'local',
+  endpoint: 'http://kms.local.invalid',
+  credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  requestHandler: new LocalKms(keyFileBytes),
+});
 
 const answer = (statusCode: number, body: Record<string, unknown>, errorType?: string) => ({
   response: {

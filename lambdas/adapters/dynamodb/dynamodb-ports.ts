@@ -32,13 +32,11 @@ export interface DynamoDbRecordStorageOptions extends StorageOptions {
   tableName: string;
 }
 
-export type DynamoDbPortsOptions = StorageOptions & {
+export interface DynamoDbPortsOptions extends StorageOptions {
+  /** The memory table as the process's other adapters reach it too (the quota ledger, local mode's dead letters). */
+  table: MemoryTableClient;
   config: ConfigProvider;
-} & (
-    | { client: DynamoDBClient; tableName: string; table?: never }
-    /** The memory table as another adapter of the same process already reaches it (local mode's dead letters). */
-    | { table: MemoryTableClient; client?: never; tableName?: never }
-  );
+}
 
 type RecordStoragePorts = Pick<KernelPorts, 'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance'>;
 
@@ -53,7 +51,7 @@ export const dynamoDbPorts = (
   KernelPorts,
   'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance' | 'idempotency' | 'auditTrail' | 'workflowRuns'
 > => {
-  const table = options.table === undefined ? new MemoryTableClient(options) : options.table;
+  const { table } = options;
   return {
     ...recordStorageOn(table, options),
     idempotency: new DynamoDbIdempotencyStore({ table, clock: options.clock, metrics: options.metrics }),
@@ -71,7 +69,14 @@ const recordStorageOn = (table: MemoryTableClient, options: StorageOptions): Rec
   const directory = new DynamoDbNamespaceDirectory(table);
   const heads = new DynamoDbHeadProjection({ table, items });
   return {
-    revisions: new DynamoDbRevisionStore({ table, items, directory, heads, ...options }),
+    revisions: new DynamoDbRevisionStore({
+      table,
+      items,
+      directory,
+      heads,
+      metrics: options.metrics,
+      onCommitted: options.onCommitted,
+    }),
     heads,
     outbox: new DynamoDbOutbox(table),
     directory,

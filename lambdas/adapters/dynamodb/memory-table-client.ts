@@ -43,16 +43,11 @@ export interface QueryRequest {
 export type SortKeyQuery = (
   | { readonly prefix: string; readonly from?: never }
   | { readonly from: string; readonly prefix?: never }
-) & {
-  readonly pk: string;
-  readonly after?: string | undefined;
-  readonly limit?: number | undefined;
-  /** Ascending sort key unless false. */
-  readonly forward?: boolean | undefined;
-  readonly projection?: string | undefined;
-  /** Strongly consistent unless false. */
-  readonly consistent?: boolean | undefined;
-};
+) &
+  Pick<QueryRequest, 'limit' | 'forward' | 'projection' | 'consistent'> & {
+    readonly pk: string;
+    readonly after?: string | undefined;
+  };
 
 /**
  * The memory table as every DynamoDB adapter reaches it: items in and out as plain values (`util-dynamodb`),

@@ -4,7 +4,7 @@ import { assertScopeGranted } from '../../kernel/identity/oauth-scopes.ts';
 import { Scope } from '../../kernel/identity/scope.ts';
 import { assertTokenInForce } from '../../kernel/identity/token-rules.ts';
 import { readVerifiedClaims } from '../../kernel/identity/verified-claims.ts';
-import { type Clock, systemClock } from '../../kernel/time/clock.ts';
+import { systemClock } from '../../kernel/time/clock.ts';
 import type { ApiEvent, ApiResult } from '../api-event.ts';
 import type { Operation } from '../operation.ts';
 
@@ -18,16 +18,13 @@ import type { Operation } from '../operation.ts';
  * scope (403, the route's `authorizationScopes`), then claims a Scope cannot be built from (401). The
  * clock is the wall clock, not the service's: token times are compared with real time, as API Gateway does.
  */
-export const authenticatedScope = (
-  operation: Operation,
-  clock: Clock = systemClock,
-): MiddlewareObj<ApiEvent, ApiResult> => ({
+export const authenticatedScope = (operation: Operation): MiddlewareObj<ApiEvent, ApiResult> => ({
   name: 'authenticated-scope',
   before: (request) => {
     if (!operation.authenticated) return;
     const claims = request.event.requestContext?.authorizer?.jwt?.claims;
     if (!claims) throw new UnauthenticatedError();
-    assertTokenInForce(claims, clock.now());
+    assertTokenInForce(claims, systemClock.now());
     assertScopeGranted(claims, operation.requiredScope);
     Object.assign(request.event, { scope: Scope.fromVerifiedClaims(readVerifiedClaims(claims)) });
   },

@@ -4,11 +4,12 @@ import type * as z from 'zod';
 import type { ConfigProvider } from '../../kernel/config/config-provider.port.ts';
 import { NotFoundError, ValidationFailedError, type ValidationIssue } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
+import { unbindCursor } from '../../kernel/records/page-cursor.ts';
 import type { ApiEvent, ApiResult, OperationInput } from '../api-event.ts';
 import { SafeName } from '../api-schemas.ts';
 import { httpSettings } from '../http-config.ts';
 import { REDACTED_KEY, shownIssuePath } from '../issue-paths.ts';
-import { cursorOfListing, listingOf } from '../listing-cursors.ts';
+import { listingOf } from '../listing-cursors.ts';
 import { NoBody, type Operation, routeKeyOf } from '../operation.ts';
 import {
   IfMatchWildcardError,
@@ -49,7 +50,7 @@ export const validatedRequest = (operation: Operation, config: ConfigProvider): 
         : undefined;
       const query =
         listing !== undefined && typeof parsedQuery.cursor === 'string'
-          ? { ...parsedQuery, cursor: cursorOfListing(parsedQuery.cursor, listing) }
+          ? { ...parsedQuery, cursor: unbindCursor(parsedQuery.cursor, listing) }
           : parsedQuery;
       const body = parsed(
         operation.body,

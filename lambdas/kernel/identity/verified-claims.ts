@@ -5,10 +5,11 @@ import { UnauthenticatedError } from './identity.errors.ts';
 export const SAFE_TOKEN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const MEMBERSHIP_GROUP = /^project:([A-Za-z0-9_-]{1,64}):([a-z][a-z-]{0,31})$/;
-export const ORG_ADMIN_GROUP = 'org:admin';
+const ORG_ADMIN_GROUP = 'org:admin';
 
 /** The documented group names: `project:{projectId}:{role}` and `org:admin`. Nothing else may be in a token. */
-export const isMemoryHubGroupName = (name: string): boolean => name === ORG_ADMIN_GROUP || MEMBERSHIP_GROUP.test(name);
+export const isMemoryHubGroupName = (name: unknown): name is string =>
+  typeof name === 'string' && (name === ORG_ADMIN_GROUP || MEMBERSHIP_GROUP.test(name));
 
 /** API Gateway's rendering of an array claim for a Lambda function: the elements, one space apart, in brackets. */
 const AUTHORIZER_LIST = /^\[(.*)\]$/s;
@@ -42,9 +43,7 @@ const groupsClaim = z
   .optional()
   .transform((claim, context): string[] => {
     const names = groupNamesOf(claim);
-    if (names?.every((name): name is string => typeof name === 'string' && isMemoryHubGroupName(name))) {
-      return [...names];
-    }
+    if (names?.every(isMemoryHubGroupName)) return [...names];
     context.addIssue({ code: 'custom', message: 'groups outside the documented names' });
     return z.NEVER;
   });

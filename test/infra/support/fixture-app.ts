@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import type { ServiceFunction } from '../../../lib/constructs/service-function.ts';
 import { createMemoryHubApp, type MemoryHubAppOptions } from '../../../lib/memory-hub-app.ts';
 import type { MemoryHubStack } from '../../../lib/memory-hub-stack.ts';
 import { loadOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi-operations.ts';
@@ -26,6 +27,12 @@ export const FIXTURE_SOURCES = {
   deploymentDocumentPath: resolve(PROJECT_ROOT, 'test/infra/fixtures/deployment.fixture.json'),
   eventsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/events.lambda.ts'),
   workflowsEntry: resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/workflows.lambda.ts'),
+} as const;
+
+/** The fixture document's handler entries (`x-memory-hub.lambda.entry`), as the API functions are keyed by them. */
+export const FIXTURE_ENTRIES = {
+  things: 'test/infra/fixtures/handlers/things.lambda.ts',
+  system: 'test/infra/fixtures/handlers/system.lambda.ts',
 } as const;
 
 /** The context `npx cdk synth` runs with: every feature flag of cdk.json. */
@@ -73,6 +80,22 @@ export interface SynthesizeOptions {
   readonly appOptions?: Omit<MemoryHubAppOptions, 'appProps' | 'stage' | 'openApiDocumentPath'>;
 }
 
+/**
+ * The app of the fixture document and sources, built but not synthesized, for tests of what building it
+ * accepts or refuses: the context of cdk.json (plus `context`), no bundling.
+ */
+export function buildFixtureApp(
+  options: Omit<MemoryHubAppOptions, 'appProps'> & { readonly context?: Record<string, unknown> } = {},
+): ReturnType<typeof createMemoryHubApp> {
+  const { context, ...appOptions } = options;
+  return createMemoryHubApp({
+    appProps: { context: { ...cdkJsonContext(), 'aws:cdk:bundling-stacks': [], ...context } },
+    ...FIXTURE_SOURCES,
+    openApiDocumentPath: FIXTURE_DOCUMENT_PATH,
+    ...appOptions,
+  });
+}
+
 export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
   const outdir = mkdtempSync(join(tmpdir(), 'memory-hub-cdk-'));
   const openApiDocumentPath = options.openApiDocumentPath ?? FIXTURE_DOCUMENT_PATH;
@@ -101,6 +124,17 @@ export function synthesizeApp(options: SynthesizeOptions = {}): SynthesizedApp {
     document: loadOpenApiDocument(openApiDocumentPath),
     dispose: () => rmSync(outdir, { recursive: true, force: true }),
   };
+}
+
+/** The API function serving `handler` of `entry`; throws when the app's document has no such operation. */
+export function apiFunctionOf(
+  synthesized: Pick<SynthesizedApp, 'stack'>,
+  entry: string,
+  handler: string,
+): ServiceFunction {
+  const serviceFunction = synthesized.stack.apiFunctions.functions.get(`${entry}#${handler}`);
+  if (serviceFunction === undefined) throw new Error(`no function for ${entry}#${handler}`);
+  return serviceFunction;
 }
 
 /** A stack for testing one construct alone, synthesized without the slow built-in template validation. */

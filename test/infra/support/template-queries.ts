@@ -7,6 +7,7 @@ export interface PolicyStatement {
   readonly Effect: string;
   readonly Action: string | string[];
   readonly Resource: unknown;
+  readonly Condition?: unknown;
 }
 
 /** The logical id of a construct's CloudFormation resource (its default child, or itself). */

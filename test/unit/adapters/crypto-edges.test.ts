@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { BranchKeyIds } from '../../../lambdas/adapters/crypto/branch-key-ids.ts';
 import { CachingContentCipher } from '../../../lambdas/adapters/crypto/caching-content-cipher.ts';
-import { LOCAL_KMS_KEY_ARN, LocalKms } from '../../../lambdas/adapters/crypto/local-kms.ts';
+import { LOCAL_KMS_KEY_ARN, localKmsClientConfig } from '../../../lambdas/adapters/crypto/local-kms.ts';
 import { errorResponse, KERNEL_ERROR_STATUSES } from '../../../lambdas/http/error-responses.ts';
 import type { ContentCipher, EncryptionContext } from '../../../lambdas/kernel/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../../lambdas/kernel/crypto/crypto.errors.ts';
@@ -20,14 +20,9 @@ import { CiphertextContextMismatchError } from '../../../lambdas/kernel/crypto/c
 const context = { 'branch-key-id': 'b1', type: 'branch:ACTIVE', tablename: 'store' };
 
 describe('Class: LocalKms', () => {
-  const kms = new LocalKms(randomBytes(32));
-  const client = new KMSClient({
-    region: 'local',
-    endpoint: 'http://kms.local.invalid',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-    requestHandler: kms,
-  });
+  const config = localKmsClientConfig(randomBytes(32));
+  const kms = config.requestHandler;
+  const client = new KMSClient({ ...config, maxAttempts: 1 });
   const generate = (input: Record<string, unknown>) =>
     client.send(new GenerateDataKeyWithoutPlaintextCommand({ KeyId: LOCAL_KMS_KEY_ARN, ...input }));
   /** The error name and message KMS answered, as the SDK hands them to the key store. */
@@ -147,13 +142,7 @@ describe('Class: LocalKms', () => {
   });
 
   it('opens a blob an earlier release made from the same key file: its key derivation is fixed', async () => {
-    const earlier = new KMSClient({
-      region: 'local',
-      endpoint: 'http://kms.local.invalid',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-      maxAttempts: 1,
-      requestHandler: new LocalKms(Buffer.alloc(32, 2)),
-    });
+    const earlier = new KMSClient({ ...localKmsClientConfig(Buffer.alloc(32, 2)), maxAttempts: 1 });
     const blob = Buffer.from('TUhLMXbiB6dZVM8b5g6YzonYWZvNVGUn8Wfamenp5aYZyRNXPWOP9rOkJ/CI+Qpo', 'base64');
 
     const { Plaintext } = await earlier.send(

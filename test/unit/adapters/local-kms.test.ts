@@ -9,17 +9,11 @@ import {
   ReEncryptCommand,
 } from '@aws-sdk/client-kms';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_KMS_KEY_ARN, LocalKms } from '../../../lambdas/adapters/crypto/local-kms.ts';
+import { LOCAL_KMS_KEY_ARN, localKmsClientConfig } from '../../../lambdas/adapters/crypto/local-kms.ts';
 
 /** A real KMS client whose requests the local KMS answers in process (no socket: the endpoint is never reached). */
 const clientOver = (keyFileBytes: Uint8Array) =>
-  new KMSClient({
-    region: 'local',
-    endpoint: 'http://kms.local.invalid',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 1,
-    requestHandler: new LocalKms(keyFileBytes),
-  });
+  new KMSClient({ ...localKmsClientConfig(keyFileBytes), maxAttempts: 1 });
 
 const context = { 'branch-key-id': 'b1', type: 'branch:ACTIVE', tablename: 'store' };
 

@@ -31,6 +31,17 @@ const takeMany = async (throttle: ClientThrottle, count: number, client = 'agent
 
 const admittedOf = (outcomes: readonly number[]) => outcomes.filter((retryAfter) => retryAfter === 0).length;
 
+/** An environment that met `requests` of one client in the window before this one, its leases so far forgotten. */
+const metInLastWindow = async (requests: number) => {
+  const clock = new ManualClock();
+  const recording = recordingLedger();
+  const throttle = new ClientThrottle({ clock, ledger: recording.ledger });
+  await takeMany(throttle, requests, 'agent-app', bound(100, 20));
+  clock.advance(QUOTA_WINDOW_MS);
+  recording.leases.length = 0;
+  return { clock, recording, throttle };
+};
+
 describe('Class: ClientThrottle', () => {
   describe('Method: take', () => {
     it('admits the bound in a window, refuses the rest until the window ends, then admits again', async () => {
@@ -92,12 +103,7 @@ describe('Class: ClientThrottle', () => {
 
     it('leases what the window before met, so a steady client costs one round trip per lease size', async () => {
       // Prepare
-      const clock = new ManualClock();
-      const recording = recordingLedger();
-      const throttle = new ClientThrottle({ clock, ledger: recording.ledger });
-      await takeMany(throttle, 12, 'agent-app', bound(100, 20));
-      clock.advance(QUOTA_WINDOW_MS);
-      recording.leases.length = 0;
+      const { clock, recording, throttle } = await metInLastWindow(12);
 
       // Act: 12 again, then 60 in the window after
       await takeMany(throttle, 12, 'agent-app', bound(100, 20));
@@ -180,12 +186,7 @@ describe('Class: ClientThrottle', () => {
 
     it('asks for one lease for requests that arrive together, rather than one each', async () => {
       // Prepare: the local server serves many requests at once in one process
-      const clock = new ManualClock();
-      const recording = recordingLedger();
-      const throttle = new ClientThrottle({ clock, ledger: recording.ledger });
-      await takeMany(throttle, 30, 'agent-app', bound(100, 20));
-      clock.advance(QUOTA_WINDOW_MS);
-      recording.leases.length = 0;
+      const { recording, throttle } = await metInLastWindow(30);
 
       // Act
       const outcomes = await Promise.all(Array.from({ length: 30 }, () => throttle.take('agent-app', bound(100, 20))));

@@ -25,7 +25,8 @@ const documentedStatuses = (route: RouteVariant): number[] =>
  */
 const statusesTheMachinerySends = (operation: Operation, route: RouteVariant): number[] => {
   const statuses = new Set([413, 422, 500]);
-  if (operation.authenticated) statuses.add(401);
+  // The token (401), its scope (403) and the app client's bound (429).
+  if (operation.authenticated) for (const status of [401, 403, 429]) statuses.add(status);
   if (route.project || Object.keys(operation.params.shape).length > 0) statuses.add(404);
   if (operation.body !== NoBody) for (const status of [400, 415]) statuses.add(status);
   if (operation.requiresIfMatch || operation.acceptsIfMatch) for (const status of [412, 428]) statuses.add(status);

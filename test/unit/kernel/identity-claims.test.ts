@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../../../lambdas/kernel/identity/identity.errors.ts';
 import { readVerifiedClaims } from '../../../lambdas/kernel/identity/verified-claims.ts';
+import { refusalOf } from '../../support/refusals.ts';
 
 const claimsWithGroups = (groups: unknown) => ({
   sub: 'alice',
@@ -54,14 +55,7 @@ describe('Function: readVerifiedClaims', () => {
 
     it('says which rule the token broke without repeating the name', () => {
       // Act
-      const refusal = (() => {
-        try {
-          readVerifiedClaims(claimsWithGroups(['project:p7:member,org:admin']));
-        } catch (error) {
-          return error as Error;
-        }
-        throw new Error('the token was accepted');
-      })();
+      const refusal = refusalOf(() => readVerifiedClaims(claimsWithGroups(['project:p7:member,org:admin'])));
 
       // Assess
       expect(refusal.message).toMatch(/group/);

@@ -7,21 +7,13 @@ import { Scope } from '../../../lambdas/kernel/identity/scope.ts';
 import { assertTokenInForce } from '../../../lambdas/kernel/identity/token-rules.ts';
 import { readVerifiedClaims } from '../../../lambdas/kernel/identity/verified-claims.ts';
 import { KINDS } from '../../support/record-kinds.ts';
+import { refusalOf } from '../../support/refusals.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 /*
  * The identity kernel at its edges: what each refusal says (a caller reads the 4xx issues, an operator the
  * 401 reason), and the anchors of every claim pattern, so that nothing around a valid value slips through.
  */
-
-const refusalOf = (act: () => unknown): Error => {
-  try {
-    act();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('nothing was refused');
-};
 
 describe('Class: Scope', () => {
   it('refuses to be built with any token but its own, even from complete claims', () => {

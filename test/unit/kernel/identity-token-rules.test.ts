@@ -6,6 +6,7 @@ import {
   MAX_TOKEN_LIFETIME_SECONDS,
   TOKEN_CLOCK_SKEW_SECONDS,
 } from '../../../lambdas/kernel/identity/token-rules.ts';
+import { refusalOf } from '../../support/refusals.ts';
 
 const NOW = new Date('2026-06-01T12:00:00.000Z');
 const nowSeconds = NOW.getTime() / 1000;
@@ -13,14 +14,7 @@ const nowSeconds = NOW.getTime() / 1000;
 /** The time claims of a token issued `age` seconds ago that lives `lifetime` seconds. */
 const issued = (age: number, lifetime = 3600) => ({ iat: nowSeconds - age, exp: nowSeconds - age + lifetime });
 
-const refusal = (claims: Record<string, unknown>): Error => {
-  try {
-    assertTokenInForce(claims, NOW);
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('the token was accepted');
-};
+const refusal = (claims: Record<string, unknown>): Error => refusalOf(() => assertTokenInForce(claims, NOW));
 
 describe('Function: assertTokenInForce', () => {
   it('accepts a token issued a minute ago that lives an hour', () => {

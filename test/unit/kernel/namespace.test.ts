@@ -16,6 +16,7 @@ describe('Class: Namespace', () => {
         owner: { type: 'principal' },
       });
 
+    expect(forge).toThrow(TypeError);
     expect(forge).toThrow(new TypeError('A Namespace is built only by Scope.namespace()'));
   });
 
@@ -49,10 +50,32 @@ describe('Class: Namespace', () => {
       't/acme/p/alice/session-events/a/coder/s/s1',
     );
   });
+
+  it('offers a hash that does not reveal its key', () => {
+    const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
+
+    expect(namespace.hash).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(namespace.hash).not.toContain('alice');
+  });
 });
 
 describe('Function: namespaceFromStorageKey', () => {
   const scope = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p7:member'] });
+
+  it('rebuilds, for system jobs, a namespace equal to the one Scope built, for every owner type, and nothing else', () => {
+    const member = scopeOf({ groups: ['project:p1:member'] });
+    const namespaces = [
+      member.namespace(KINDS.preference, { agent: 'coder' }),
+      member.namespace(KINDS['session-events'], { session: 's1' }),
+      member.namespace(KINDS.guardrail, { project: 'p1' }),
+      member.namespace(KINDS.guardrail, { organisation: true }),
+    ];
+
+    for (const namespace of namespaces)
+      expect(namespaceFromStorageKey(namespace.key, RECORD_KINDS)?.equals(namespace)).toBe(true);
+    expect(namespaceFromStorageKey('t/acme/o/nonsense', RECORD_KINDS)).toBeUndefined();
+    expect(namespaceFromStorageKey('t/acme/o/guardrail/extra', RECORD_KINDS)).toBeUndefined();
+  });
 
   it('rebuilds the owner of every kind of key, not only its key', () => {
     const cases = [

@@ -2,9 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UnauthenticatedError } from '../../../lambdas/kernel/identity/identity.errors.ts';
 import { Scope } from '../../../lambdas/kernel/identity/scope.ts';
 import { readVerifiedClaims } from '../../../lambdas/kernel/identity/verified-claims.ts';
-import { Namespace, type namespaceConstructionToken } from '../../../lambdas/kernel/namespaces/namespace.ts';
-import { namespaceFromStorageKey } from '../../../lambdas/kernel/namespaces/system-namespaces.ts';
-import { KINDS, RECORD_KINDS } from '../../support/record-kinds.ts';
+import { KINDS } from '../../support/record-kinds.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 describe('Function: readVerifiedClaims', () => {
@@ -126,41 +124,5 @@ describe('Class: Scope', () => {
   it('cannot be built other than from verified claims', () => {
     const construct = Scope as unknown as new (token: symbol, claims: unknown) => Scope;
     expect(() => new construct(Symbol('scope-construction'), {})).toThrow(TypeError);
-  });
-});
-
-describe('Class: Namespace', () => {
-  it('cannot be built without the token only Scope holds', () => {
-    const forge = () =>
-      new Namespace(Symbol('namespace-construction') as typeof namespaceConstructionToken, {
-        tenant: 'acme',
-        principal: 'bob',
-        kind: KINDS.note,
-        owner: { type: 'principal' },
-      });
-
-    expect(forge).toThrow(TypeError);
-  });
-
-  it('is rebuilt from its storage key by system jobs, for every owner type, and from nothing else', () => {
-    const scope = scopeOf({ groups: ['project:p1:member'] });
-    const namespaces = [
-      scope.namespace(KINDS.preference, { agent: 'coder' }),
-      scope.namespace(KINDS['session-events'], { session: 's1' }),
-      scope.namespace(KINDS.guardrail, { project: 'p1' }),
-      scope.namespace(KINDS.guardrail, { organisation: true }),
-    ];
-
-    for (const namespace of namespaces)
-      expect(namespaceFromStorageKey(namespace.key, RECORD_KINDS)?.equals(namespace)).toBe(true);
-    expect(namespaceFromStorageKey('t/acme/o/nonsense', RECORD_KINDS)).toBeUndefined();
-    expect(namespaceFromStorageKey('t/acme/o/guardrail/extra', RECORD_KINDS)).toBeUndefined();
-  });
-
-  it('offers a hash that does not reveal its key', () => {
-    const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
-
-    expect(namespace.hash).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(namespace.hash).not.toContain('alice');
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { Cursor, ErrorResponse, PageSize, Provenance } from '../../../http/api-schemas.ts';
-import { BODY_TOO_LARGE, IF_MATCH_FAILURES, scopedFailures } from '../../../http/common-responses.ts';
+import { scopedFailures } from '../../../http/common-responses.ts';
 import { etagOf } from '../../../http/entity-tags.ts';
 import {
   defineOperation,
@@ -82,7 +82,6 @@ export const putGuardrail = defineOperation({
       schema: ErrorResponse,
       headers: ['ETag'],
     },
-    ...BODY_TOO_LARGE,
     428: { description: 'The guardrail exists: If-Match is required to replace it', schema: ErrorResponse },
     ...failures,
   },
@@ -128,7 +127,6 @@ export const deleteGuardrail = defineOperation({
   responses: {
     204: { description: 'Removed' },
     ...forbidden,
-    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });

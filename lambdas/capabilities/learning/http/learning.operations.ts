@@ -1,11 +1,6 @@
 import * as z from 'zod';
 import { Cursor, PageSize, SafeName } from '../../../http/api-schemas.ts';
-import {
-  BODY_TOO_LARGE,
-  IDEMPOTENCY_KEY_REUSED,
-  IF_MATCH_FAILURES,
-  scopedFailures,
-} from '../../../http/common-responses.ts';
+import { scopedFailures } from '../../../http/common-responses.ts';
 import { defineOperation, NoBody, NoParams, NoQuery } from '../../../http/operation.ts';
 import { RuleValue } from '../../guardrails/public.ts';
 import { BeliefStatus, RuleKind } from '../belief.schema.ts';
@@ -74,8 +69,6 @@ export const appendSessionEvent = defineOperation({
       schema: AppendedEventResponse,
       headers: ['Idempotent-Replayed'],
     },
-    ...IDEMPOTENCY_KEY_REUSED,
-    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -156,8 +149,6 @@ export const correctBelief = defineOperation({
   requiresIfMatch: true,
   responses: {
     200: { description: 'The corrected belief', schema: BeliefResponse, headers: ['ETag'] },
-    ...BODY_TOO_LARGE,
-    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });
@@ -173,7 +164,7 @@ export const forgetBelief = defineOperation({
   query: NoQuery,
   body: NoBody,
   requiresIfMatch: true,
-  responses: { 204: { description: 'Forgotten' }, ...IF_MATCH_FAILURES, ...failures },
+  responses: { 204: { description: 'Forgotten' }, ...failures },
 });
 
 export const resetBeliefs = defineOperation({

@@ -15,46 +15,42 @@ const narrowingOf = (input: OperationInput<Operation>): Narrowing => ({
   project: input.params.projectId,
 });
 
-/** An update or delete carries If-Match: the middleware refuses one without (428). */
-
 /** The notes operations' handlers, by export name. */
-export const notesHandlers = (service: NotesService, http: HttpContext) => {
-  return {
-    createNote: httpOperation(notes.createNote, http).handler(async ({ scope, input }) => {
-      const { record, replayed } = await service.create(scope, narrowingOf(input), input.body, input.idempotency);
-      return created(notes.toNoteResponse(record), {
-        etag: etagOf(record.id, record.revision),
-        location: notes.noteLocation(record),
-        replayed,
-      });
-    }),
-    getNote: httpOperation(notes.getNote, http).handler(async ({ scope, input }) => {
-      const note = await service.get(scope, narrowingOf(input), input.params.id);
-      return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
-    }),
-    listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
-      const page = await service.list(scope, narrowingOf(input), pageRequestOf(http, input.query));
-      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
-    }),
-    updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
-      const { id } = input.params;
-      const note = await service.update(
-        scope,
-        narrowingOf(input),
-        id,
-        expectedRevisionsOf(input.ifMatch, id),
-        input.body,
-      );
-      return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
-    }),
-    deleteNote: httpOperation(notes.deleteNote, http).handler(async ({ scope, input }) => {
-      const { id } = input.params;
-      await service.remove(scope, narrowingOf(input), id, expectedRevisionsOf(input.ifMatch, id));
-      return noContent();
-    }),
-    listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {
-      const page = await service.history(scope, narrowingOf(input), input.params.id, pageRequestOf(http, input.query));
-      return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
-    }),
-  };
-};
+export const notesHandlers = (service: NotesService, http: HttpContext) => ({
+  createNote: httpOperation(notes.createNote, http).handler(async ({ scope, input }) => {
+    const { record, replayed } = await service.create(scope, narrowingOf(input), input.body, input.idempotency);
+    return created(notes.toNoteResponse(record), {
+      etag: etagOf(record.id, record.revision),
+      location: notes.noteLocation(record),
+      replayed,
+    });
+  }),
+  getNote: httpOperation(notes.getNote, http).handler(async ({ scope, input }) => {
+    const note = await service.get(scope, narrowingOf(input), input.params.id);
+    return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
+  }),
+  listNotes: httpOperation(notes.listNotes, http).handler(async ({ scope, input }) => {
+    const page = await service.list(scope, narrowingOf(input), pageRequestOf(http, input.query));
+    return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
+  }),
+  updateNote: httpOperation(notes.updateNote, http).handler(async ({ scope, input }) => {
+    const { id } = input.params;
+    const note = await service.update(
+      scope,
+      narrowingOf(input),
+      id,
+      expectedRevisionsOf(input.ifMatch, id),
+      input.body,
+    );
+    return ok(notes.toNoteResponse(note), { etag: etagOf(note.id, note.revision) });
+  }),
+  deleteNote: httpOperation(notes.deleteNote, http).handler(async ({ scope, input }) => {
+    const { id } = input.params;
+    await service.remove(scope, narrowingOf(input), id, expectedRevisionsOf(input.ifMatch, id));
+    return noContent();
+  }),
+  listNoteHistory: httpOperation(notes.noteHistory, http).handler(async ({ scope, input }) => {
+    const page = await service.history(scope, narrowingOf(input), input.params.id, pageRequestOf(http, input.query));
+    return ok({ items: page.items.map(notes.toNoteResponse), nextCursor: issuedCursor(input, page.nextCursor) });
+  }),
+});

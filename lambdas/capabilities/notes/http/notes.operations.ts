@@ -1,11 +1,6 @@
 import * as z from 'zod';
 import { Cursor, Owner, PageSize, Provenance, RecordId, SafeName } from '../../../http/api-schemas.ts';
-import {
-  BODY_TOO_LARGE,
-  IDEMPOTENCY_KEY_REUSED,
-  IF_MATCH_FAILURES,
-  scopedFailures,
-} from '../../../http/common-responses.ts';
+import { scopedFailures } from '../../../http/common-responses.ts';
 import { etagOf } from '../../../http/entity-tags.ts';
 import { defineOperation, type HttpMethod, NoBody, NoParams, type RouteVariant } from '../../../http/operation.ts';
 import { CreateNoteInput, UpdateNoteInput } from '../note.schema.ts';
@@ -61,8 +56,6 @@ export const createNote = defineOperation({
   idempotent: true,
   responses: {
     201: { description: 'Created', schema: Note, headers: ['ETag', 'Location', 'Idempotent-Replayed'] },
-    ...IDEMPOTENCY_KEY_REUSED,
-    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -106,8 +99,6 @@ export const updateNote = defineOperation({
   requiresIfMatch: true,
   responses: {
     200: { description: 'The new revision', schema: Note, headers: ['ETag'] },
-    ...IF_MATCH_FAILURES,
-    ...BODY_TOO_LARGE,
     ...failures,
   },
 });
@@ -125,7 +116,6 @@ export const deleteNote = defineOperation({
   requiresIfMatch: true,
   responses: {
     204: { description: 'Deleted' },
-    ...IF_MATCH_FAILURES,
     ...failures,
   },
 });
