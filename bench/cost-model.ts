@@ -4,7 +4,7 @@
  * Two models. *Today's model* (`modelCostPerMillion`, kept so a report can set the two side by side) prices the
  * work inside the request as the local server counted it: DynamoDB capacity units, key operations, the local
  * handler time. The *corrected model* (`modelCorrectedCost`) prices everything a request causes in AWS: the index
- * writes DynamoDB bills but the embedded engine does not report, the relay clearing the outbox marker, EventBridge
+ * writes DynamoDB bills but the embedded engine does not report, the outbox marker's put and delete, EventBridge
  * PutEvents and its archive, the consumers' invocations and their reads and writes, CloudWatch Logs ingestion,
  * X-Ray traces, a Lambda duration modelled for a 512 MB arm64 function, and the key service calls each function's
  * own caches would miss.
@@ -14,7 +14,7 @@
  * ignored. Re-check the pages before quoting a figure.
  */
 import { readFileSync } from 'node:fs';
-import { Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LoggingFormat, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { BRANCH_KEY_CACHE_SECONDS } from '../lambdas/adapters/crypto/hierarchical-keys.ts';
 import { DeploymentDocument } from '../lambdas/composition/deployment-document.ts';
 import type { EngineWork, OperationCost } from '../lambdas/local/request-cost-meter.ts';
@@ -34,6 +34,20 @@ export const LAMBDA_MEMORY_GB = LAMBDA_MEMORY_MB / 1024;
 /** Whether the functions are deployed with active tracing (`SERVICE_FUNCTION_DEFAULTS.tracing`). */
 const TRACING_ACTIVE =
   String((SERVICE_FUNCTION_DEFAULTS as { readonly tracing?: string }).tracing ?? '') === Tracing.ACTIVE;
+/**
+ * Whether Lambda writes its START, END and REPORT lines (`SERVICE_FUNCTION_DEFAULTS`): always in the text format,
+ * in the JSON format only at a system log level of INFO or DEBUG.
+ */
+const PLATFORM_LOG_LINES = (() => {
+  const { loggingFormat, systemLogLevel } = SERVICE_FUNCTION_DEFAULTS as {
+    readonly loggingFormat?: string;
+    readonly systemLogLevel?: string;
+  };
+  if (loggingFormat !== LoggingFormat.JSON) return true;
+  return (
+    systemLogLevel === undefined || systemLogLevel === SystemLogLevel.INFO || systemLogLevel === SystemLogLevel.DEBUG
+  );
+})();
 /** Lambda bills duration in 1 ms increments. */
 export const LAMBDA_BILLING_INCREMENT_MS = 1;
 /** https://aws.amazon.com/dynamodb/pricing/on-demand/ — per million write request units (since 2024-11-01). */
@@ -103,7 +117,7 @@ export const AWS_ASSUMPTIONS: AwsAssumptions = {
   samplingRate: 0.05,
   /** Each recorded trace is assumed retrieved once (the console's trace views, the service map). */
   traceRetrievalsPerTrace: 1,
-  platformLogLines: true,
+  platformLogLines: PLATFORM_LOG_LINES,
   /** CloudWatch Logs sizes a log event as its message plus 26 bytes. */
   logEventOverheadBytes: 26,
   /** The hierarchical keyring's branch key cache period, seconds: its default, which the stack keeps. */
@@ -563,9 +577,9 @@ export const CORRECTED_MODEL_NOTES = [
     "so they are computed from the table's indexes (lambdas/adapters/dynamodb/memory-table.ts) and the attributes of each " +
     "item written, updated or deleted, by DynamoDB's rules (an item entering or leaving the outbox index is a write per KB " +
     'of its entry: keys, the projected event and 100 bytes).',
-  "Events: the revision's outbox marker goes to the table's stream (free to its Lambda trigger); the relay is invoked per " +
+  "Events: the committed revision goes to the table's stream (free to its Lambda trigger), its outbox marker item put just before it; the relay is invoked per " +
     `poll (${AWS_ASSUMPTIONS.streamPollsPerSecond} a second on ${AWS_ASSUMPTIONS.streamShards} shard), publishes with PutEvents ` +
-    `(${AWS_ASSUMPTIONS.putEventsEntriesPerCall} entries a call) and clears the marker (an UpdateItem and an index delete); each consumer whose rule ` +
+    `(${AWS_ASSUMPTIONS.putEventsEntriesPerCall} entries a call) and deletes the marker item; each consumer whose rule ` +
     "matches the event's kind is invoked once (from lambdas/generated/deployment.json), with the reads and writes it made " +
     "locally, plus the head projection's read of the head item, which in AWS its own memo cannot spare.",
   `Lambda duration, per function: the handler's CPU (its time one request at a time, less the time a storage request was in ` +
@@ -579,7 +593,9 @@ export const CORRECTED_MODEL_NOTES = [
     'GenerateDataKey and a read its content cache does not hold a Decrypt; with branch keys, a function misses each branch ' +
     `key once per cache period (${AWS_ASSUMPTIONS.branchKeyCacheSeconds} s) per scope it serves (every scope of the workload, in a run this ` +
     "long), each miss a key store read and a KMS Decrypt. Creating a scope's branch key (once per scope, ever) is left out.",
-  "CloudWatch Logs: per invocation Lambda's START, END and REPORT lines (with the XRAY line, tracing being on), the HTTP " +
+  (AWS_ASSUMPTIONS.platformLogLines
+    ? "CloudWatch Logs: per invocation Lambda's START, END and REPORT lines (with the XRAY line when tracing is on), the HTTP "
+    : "CloudWatch Logs: Lambda's START, END and REPORT lines are not written (JSON log format, system log level WARN); the HTTP ") +
     "API's access log line per request, and an embedded-metric-format line per invocation that counted a metric, each with " +
     `CloudWatch's ${AWS_ASSUMPTIONS.logEventOverheadBytes} bytes per event; nothing else is logged on the way of a request that succeeds.`,
   'X-Ray: active tracing on every function, the default sampling rule per function (the first request each second, ' +

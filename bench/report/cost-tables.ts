@@ -322,30 +322,26 @@ const LEVERS: readonly {
   readonly label: string;
   readonly assumptions?: Partial<AwsAssumptions>;
   readonly withoutConsumers?: readonly string[];
-  /** Priced without the outbox marker: no index write or delete, no UpdateItem to clear it (items no smaller). */
-  readonly withoutOutboxMarker?: boolean;
 }[] = [
   { label: 'As deployed' },
-  {
-    label:
-      'Without the outbox marker: what the marker, its index entry and the relay clearing it cost (the sweep that ' +
-      'relies on it would need another way to find unpublished events)',
-    withoutOutboxMarker: true,
-  },
-  {
-    label: "Lambda's START, END and REPORT lines not logged (JSON log format, system log level WARN)",
-    assumptions: { platformLogLines: false },
-  },
+  AWS_ASSUMPTIONS.platformLogLines
+    ? {
+        label: "Lambda's START, END and REPORT lines not logged (JSON log format, system log level WARN)",
+        assumptions: { platformLogLines: false },
+      }
+    : {
+        label: "Lambda's START, END and REPORT lines logged (system log level INFO), as before this change",
+        assumptions: { platformLogLines: true },
+      },
   {
     label: 'No head-projection consumer (the writer moves the head; the reconciler catches a deferred one)',
     withoutConsumers: ['head-projection'],
   },
   { label: 'No active tracing', assumptions: { tracing: false } },
   {
-    label: 'All of these',
-    assumptions: { platformLogLines: false, tracing: false },
+    label: 'No head-projection consumer and no active tracing',
+    assumptions: { tracing: false },
     withoutConsumers: ['head-projection'],
-    withoutOutboxMarker: true,
   },
 ];
 
@@ -360,9 +356,8 @@ const leversTable = (figures: CostFigures): string => {
     };
     return figures.measured.reduce((sum, measured) => {
       const rate = figures.rates[measured.operationId] ?? 0;
-      const cost = lever.withoutOutboxMarker ? withoutOutboxMarker(measured) : measured;
       const priced = modelCorrectedCost(
-        cost,
+        measured,
         { operationPerSecond: rate, eventsPerSecond: figures.eventsPerSecond },
         deployed,
         assumptions,
@@ -378,31 +373,11 @@ const leversTable = (figures: CostFigures): string => {
       return [
         lever.label,
         dollars(mix),
-        lever.assumptions || lever.withoutConsumers || lever.withoutOutboxMarker
-          ? signedDollars(mix - asDeployed)
-          : '—',
+        lever.assumptions || lever.withoutConsumers ? signedDollars(mix - asDeployed) : '—',
       ];
     }),
     ['left', 'right', 'right'],
   );
-};
-
-/** The measurements less what the outbox marker costs: its index entry (in and out) and the relay's update clearing it. */
-const withoutOutboxMarker = (measured: MeasuredOperationCost): MeasuredOperationCost => {
-  const { engine, causedEngine } = measured.corrected;
-  return {
-    ...measured,
-    corrected: {
-      ...measured.corrected,
-      engine: { ...engine, indexWriteUnits: 0 },
-      causedEngine: {
-        ...causedEngine,
-        indexWriteUnits: 0,
-        writeUnits: causedEngine.writeUnits - causedEngine.updateWriteUnits,
-        updateWriteUnits: 0,
-      },
-    },
-  };
 };
 
 /** A load scenario's workload as its cost section and headline name it. */

@@ -1,4 +1,4 @@
-import { AttributeType, ProjectionType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, StreamViewType, Table, type TableProps } from 'aws-cdk-lib/aws-dynamodb';
 import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
@@ -12,12 +12,8 @@ export const MEMORY_TABLE_SCHEMA = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'ttl',
-  outboxIndex: {
-    indexName: 'outbox',
-    partitionKey: 'outboxShard',
-    sortKey: 'outboxAt',
-    projectedAttributes: ['outboxEvent'],
-  },
+  /** The attribute a revision carries its event in (the event JSON, a string), for the stream's relay. */
+  outboxEventAttribute: 'outboxEvent',
 } as const;
 
 export interface MemoryTableProps {
@@ -55,15 +51,14 @@ export interface MemoryTableProps {
  * - Encrypted with the customer-managed key, point-in-time recovery on, deletion protection on, retained
  *   when the stack is deleted.
  * - `ttl` (epoch seconds) lets DynamoDB delete expired items (late: reads filter expired items too).
- * - The stream carries new images for the consumers; the sparse `outbox` index holds only the revisions
- *   marked for relay (`outboxShard`/`outboxAt`), projecting the event to publish.
+ * - The stream carries new images: each revision's, with its event, for the outbox relay. No secondary
+ *   index: every read is by partition (the outbox's markers have partitions of their own).
  */
 export class MemoryTable extends Construct {
   public readonly table: Table;
 
   constructor(scope: Construct, id: string, props: MemoryTableProps) {
     super(scope, id);
-    const { outboxIndex } = MEMORY_TABLE_SCHEMA;
     this.table = new Table(this, 'Table', {
       ...props.tableProps,
       partitionKey: { name: MEMORY_TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
@@ -71,13 +66,6 @@ export class MemoryTable extends Construct {
       timeToLiveAttribute: MEMORY_TABLE_SCHEMA.timeToLiveAttribute,
       stream: StreamViewType.NEW_IMAGE,
       ...protectedTableProps(props.encryptionKey),
-    });
-    this.table.addGlobalSecondaryIndex({
-      indexName: outboxIndex.indexName,
-      partitionKey: { name: outboxIndex.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: outboxIndex.sortKey, type: AttributeType.STRING },
-      projectionType: ProjectionType.INCLUDE,
-      nonKeyAttributes: [...outboxIndex.projectedAttributes],
     });
   }
 }

@@ -8,19 +8,19 @@ import { LambdaInvoke } from 'aws-cdk-lib/aws-scheduler-targets';
 import { Construct } from 'constructs';
 import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
 import { DeadLetterQueue } from './dead-letter-queue.ts';
-import type { MEMORY_TABLE_SCHEMA } from './memory-table.ts';
+import { MEMORY_TABLE_SCHEMA } from './memory-table.ts';
 import { ServiceFunction } from './service-function.ts';
 
 /** The exports of the relay's entry module. */
 export const OUTBOX_RELAY_HANDLERS = { stream: 'relayOutboxStream', sweep: 'sweepOutbox' } as const;
 
-/** The attribute a revision carries while its event waits to be published (the event JSON, a string). */
-export const OUTBOX_EVENT_ATTRIBUTE =
-  'outboxEvent' satisfies (typeof MEMORY_TABLE_SCHEMA.outboxIndex.projectedAttributes)[number];
-
-/** Only stream records of items that still carry the outbox marker (a committed, unrelayed revision). */
+/**
+ * Only stream records of revisions as they are committed: items inserted with an event. Markers, heads, and
+ * every later change to a revision (none but its deletion) do not invoke the relay.
+ */
 export const OUTBOX_STREAM_FILTER = FilterCriteria.filter({
-  dynamodb: { NewImage: { [OUTBOX_EVENT_ATTRIBUTE]: { S: FilterRule.exists() } } },
+  eventName: FilterRule.isEqual('INSERT'),
+  dynamodb: { NewImage: { [MEMORY_TABLE_SCHEMA.outboxEventAttribute]: { S: FilterRule.exists() } } },
 });
 
 export interface OutboxRelayProps extends BackendResources {
@@ -37,13 +37,13 @@ export interface OutboxRelayProps extends BackendResources {
 /**
  * Publishes the table's outbox to the bus, at least once.
  *
- * - `relayOutboxStream` reads the table's stream, filtered to revisions carrying the outbox marker, so
- *   clearing the marker (and every other write) does not invoke it. A failing batch is bisected and
+ * - `relayOutboxStream` reads the table's stream, filtered to revisions as they are committed, so deleting
+ *   an outbox marker (and every other write) does not invoke it. A failing batch is bisected and
  *   retried a bounded number of times; the function reports the records it could not publish
  *   (`batchItemFailures`), and what is given up on is recorded in the failure queue (shard and sequence
  *   numbers, not the records).
  * - `sweepOutbox` runs every minute (EventBridge Scheduler) and republishes anything still marked after
- *   a minute, through the sparse outbox index: whatever the stream path missed or gave up on.
+ *   a minute, from the outbox's marker partitions: whatever the stream path missed or gave up on.
  */
 export class OutboxRelay extends Construct {
   public readonly relay: ServiceFunction;
@@ -69,7 +69,7 @@ export class OutboxRelay extends Construct {
     this.relay = new ServiceFunction(this, 'Relay', {
       entry: props.entry,
       handler: OUTBOX_RELAY_HANDLERS.stream,
-      description: 'Publishes outbox-marked revisions from the table stream to the event bus',
+      description: 'Publishes the events of committed revisions from the table stream to the event bus',
       synchronous: false,
       timeout: Duration.seconds(30),
       environment,

@@ -1,6 +1,14 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  ApplicationLogLevel,
+  Architecture,
+  type CfnFunction,
+  LoggingFormat,
+  Runtime,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -34,6 +42,16 @@ export const SERVICE_FUNCTION_DEFAULTS = {
   timeout: Duration.seconds(10),
   logRetention: RetentionDays.ONE_MONTH,
   tracing: Tracing.ACTIVE,
+  /*
+   * JSON logs, and of Lambda's own lines only warnings and errors: START, END and REPORT (a third of the log bytes
+   * of a request, see BENCHMARKS.md) are not written; Lambda's Duration, Errors and Throttles metrics still are.
+   * Powertools writes its JSON lines (logs and embedded-metric-format metrics) to stdout through a console of its
+   * own, which Lambda passes on as they are; a metric line has no `level`, so Lambda takes it for INFO and
+   * keeps it at the application log level INFO.
+   */
+  loggingFormat: LoggingFormat.JSON,
+  systemLogLevel: SystemLogLevel.WARN,
+  applicationLogLevel: ApplicationLogLevel.INFO,
 } as const;
 
 /** API Gateway waits 29 s, Cognito 5 s: a longer timeout on a synchronous function only hides work nobody waits for. */
@@ -86,8 +104,9 @@ export class ServiceFunction extends Construct {
       timeout,
       role: this.role,
       logGroup: this.logGroup,
-      // The text log format (Lambda's default) on purpose: under the JSON format Lambda wraps each
-      // console.log line in its own JSON envelope, and embedded-metric-format lines stop being metrics.
+      loggingFormat: SERVICE_FUNCTION_DEFAULTS.loggingFormat,
+      systemLogLevelV2: SERVICE_FUNCTION_DEFAULTS.systemLogLevel,
+      applicationLogLevelV2: SERVICE_FUNCTION_DEFAULTS.applicationLogLevel,
       bundling: lambdaBundlingOptions,
       // Lambda records each invocation's segment; the SDK's calls carry the trace header on to the bus and the
       // consumers. No X-Ray SDK runs in the function (adapters/observability/powertools.ts says why).

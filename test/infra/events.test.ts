@@ -44,7 +44,7 @@ describe('Event backbone', () => {
   });
 
   describe('Construct: OutboxRelay', () => {
-    it('reads the table stream, filtered to items carrying the outbox marker', () => {
+    it('reads the table stream, filtered to revisions inserted with their event', () => {
       // Prepare
       const relay = synthesized.stack.outboxRelay;
 
@@ -54,7 +54,12 @@ describe('Event backbone', () => {
         FunctionName: { Ref: logicalIdOf(relay.relay.function) },
         FilterCriteria: {
           Filters: [
-            { Pattern: JSON.stringify({ dynamodb: { NewImage: { outboxEvent: { S: [{ exists: true }] } } } }) },
+            {
+              Pattern: JSON.stringify({
+                eventName: ['INSERT'],
+                dynamodb: { NewImage: { outboxEvent: { S: [{ exists: true }] } } },
+              }),
+            },
           ],
         },
       });

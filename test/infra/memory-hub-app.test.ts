@@ -197,6 +197,24 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
       expect({ id, tracing: resource.Properties.TracingConfig }).toEqual({ id, tracing: { Mode: 'Active' } });
   });
 
+  it('logs JSON from every function, and of Lambda’s own lines only warnings and errors', () => {
+    // Prepare
+    const functions = Object.entries(synthesized.template.findResources('AWS::Lambda::Function'));
+
+    // Assess
+    expect(functions.length).toBeGreaterThan(20);
+    for (const [id, resource] of functions)
+      expect({ id, logging: resource.Properties.LoggingConfig }).toEqual({
+        id,
+        logging: {
+          LogFormat: 'JSON',
+          SystemLogLevel: 'WARN',
+          ApplicationLogLevel: 'INFO',
+          LogGroup: expect.anything(),
+        },
+      });
+  });
+
   it('never invokes a consumer for the record kinds it ignores: each rule leaves them out', () => {
     // Prepare
     const detailOf = (handler: string) =>

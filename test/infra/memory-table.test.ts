@@ -59,24 +59,19 @@ describe('Construct: MemoryTable', () => {
     });
   });
 
-  it('has the sparse outbox index projecting only the outbox event', () => {
+  it('has no secondary index: the keys alone, every read by partition', () => {
     // Assess
-    synthesized.template.hasResourceProperties('AWS::DynamoDB::Table', {
-      AttributeDefinitions: Match.arrayWith([
-        { AttributeName: 'outboxShard', AttributeType: 'S' },
-        { AttributeName: 'outboxAt', AttributeType: 'S' },
-      ]),
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: 'outbox',
-          KeySchema: [
-            { AttributeName: 'outboxShard', KeyType: 'HASH' },
-            { AttributeName: 'outboxAt', KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['outboxEvent'] },
-        },
-      ],
-    });
+    const [table] = Object.values(
+      synthesized.template.findResources('AWS::DynamoDB::Table', {
+        Properties: { StreamSpecification: { StreamViewType: 'NEW_IMAGE' } },
+      }),
+    ) as { Properties: Record<string, unknown> }[];
+    expect(table?.Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(table?.Properties.LocalSecondaryIndexes).toBeUndefined();
+    expect(table?.Properties.AttributeDefinitions).toEqual([
+      { AttributeName: 'pk', AttributeType: 'S' },
+      { AttributeName: 'sk', AttributeType: 'S' },
+    ]);
   });
 });
 

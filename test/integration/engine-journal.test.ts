@@ -16,11 +16,7 @@ import {
 import dynalite from 'dynalite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { localDynamoDbClient } from '../../lambdas/adapters/dynamodb/dynamodb-client.ts';
-import {
-  createMemoryTableInput,
-  ensureMemoryTable,
-  MemoryTableSchema,
-} from '../../lambdas/adapters/dynamodb/memory-table.ts';
+import { createMemoryTableInput, ensureTable } from '../../lambdas/adapters/dynamodb/memory-table.ts';
 import { type EmbeddedDynamoDb, startEmbeddedDynamoDb } from '../../lambdas/local/embedded-dynamodb.ts';
 import { type EngineDispatch, EngineJournal, type JournalOptions } from '../../lambdas/local/engine-journal.ts';
 
@@ -29,6 +25,27 @@ import { type EngineDispatch, EngineJournal, type JournalOptions } from '../../l
  * the journal. What was answered must survive a restart exactly, and nothing refused may appear after one.
  */
 const TABLE = 'journal-test';
+/** The memory table's keys with a sparse secondary index, so that the journal is seen to rebuild indexes too. */
+const SHARD_INDEX = { name: 'by-shard', partitionKey: 'shard', sortKey: 'at' } as const;
+const TABLE_INPUT = {
+  ...createMemoryTableInput(TABLE),
+  AttributeDefinitions: [
+    ...(createMemoryTableInput(TABLE).AttributeDefinitions ?? []),
+    { AttributeName: SHARD_INDEX.partitionKey, AttributeType: 'S' as const },
+    { AttributeName: SHARD_INDEX.sortKey, AttributeType: 'S' as const },
+  ],
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: SHARD_INDEX.name,
+      KeySchema: [
+        { AttributeName: SHARD_INDEX.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: SHARD_INDEX.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'KEYS_ONLY' as const },
+    },
+  ],
+};
+const ensureJournalTable = (client: DynamoDBClient) => ensureTable(client, TABLE_INPUT);
 const folders: string[] = [];
 const engines: EmbeddedDynamoDb[] = [];
 
@@ -47,7 +64,7 @@ const open = async (folder: string, transport: 'channel' | 'http' = 'channel') =
   const engine = await startEmbeddedDynamoDb(folder);
   engines.push(engine);
   const client = localDynamoDbClient(transport === 'channel' ? engine : { endpoint: engine.endpoint });
-  await ensureMemoryTable(client, TABLE);
+  await ensureJournalTable(client);
   return { engine, client };
 };
 
@@ -64,14 +81,14 @@ const put = (client: DynamoDBClient, sk: string, text: string, extra: Record<str
 const read = async (client: DynamoDBClient, sk: string) =>
   (await client.send(new GetItemCommand({ TableName: TABLE, Key: { pk: { S: 'p' }, sk: { S: sk } } }))).Item;
 
-/** The items of one shard of the outbox index (it survives a restart like the table). */
+/** The items of one shard of the index (it survives a restart like the table). */
 const outboxShard = (client: DynamoDBClient, shard: string) =>
   client.send(
     new QueryCommand({
       TableName: TABLE,
-      IndexName: MemoryTableSchema.outboxIndex.name,
+      IndexName: SHARD_INDEX.name,
       KeyConditionExpression: '#shard = :shard',
-      ExpressionAttributeNames: { '#shard': MemoryTableSchema.outboxIndex.partitionKey },
+      ExpressionAttributeNames: { '#shard': SHARD_INDEX.partitionKey },
       ExpressionAttributeValues: { ':shard': { S: shard } },
     }),
   );
@@ -126,8 +143,8 @@ describe('the embedded engine journal', () => {
         UpdateExpression: 'SET #text = :text, #shard = :shard, #at = :at',
         ExpressionAttributeNames: {
           '#text': 'text',
-          '#shard': MemoryTableSchema.outboxIndex.partitionKey,
-          '#at': MemoryTableSchema.outboxIndex.sortKey,
+          '#shard': SHARD_INDEX.partitionKey,
+          '#at': SHARD_INDEX.sortKey,
         },
         ExpressionAttributeValues: { ':text': { S: 'revised' }, ':shard': { S: 'shard-1' }, ':at': { S: 't1' } },
       }),
@@ -294,10 +311,10 @@ describe('the embedded engine journal', () => {
   it('moves a LevelDB store of an earlier version into the journal and keeps its files aside', async () => {
     const folder = await newFolder();
     const legacy = await startLegacyLevelDb(folder);
-    await ensureMemoryTable(legacy.client, TABLE);
+    await ensureJournalTable(legacy.client);
     await put(legacy.client, 'a', 'from LevelDB', {
-      [MemoryTableSchema.outboxIndex.partitionKey]: { S: 'shard-1' },
-      [MemoryTableSchema.outboxIndex.sortKey]: { S: 't1' },
+      [SHARD_INDEX.partitionKey]: { S: 'shard-1' },
+      [SHARD_INDEX.sortKey]: { S: 't1' },
     });
     await legacy.close();
     // Left from an earlier move (a downgrade and an upgrade): kept as it is, this store goes beside it.
@@ -320,7 +337,7 @@ describe('the embedded engine journal', () => {
   it('copies a LevelDB table saved mid-creation (its timer died with that process) and makes it usable', async () => {
     const folder = await newFolder();
     const legacy = await startLegacyLevelDb(folder, 60_000);
-    await legacy.client.send(new CreateTableCommand(createMemoryTableInput(TABLE)));
+    await legacy.client.send(new CreateTableCommand(TABLE_INPUT));
     await legacy.close();
 
     const { client } = await open(folder);
@@ -334,7 +351,7 @@ describe('the embedded engine journal', () => {
     await put(first.client, 'a', 'from the journal');
     await closeEngine(first.engine);
     const legacy = await startLegacyLevelDb(folder);
-    await ensureMemoryTable(legacy.client, TABLE);
+    await ensureJournalTable(legacy.client);
     await put(legacy.client, 'b', 'only in LevelDB');
     await legacy.close();
 

@@ -78,7 +78,7 @@ const recordStorageOn = (table: MemoryTableClient, options: StorageOptions): Rec
       onCommitted: options.onCommitted,
     }),
     heads,
-    outbox: new DynamoDbOutbox(table),
+    outbox: new DynamoDbOutbox(table, options.clock),
     directory,
     maintenance: new DynamoDbRecordMaintenance({ table, items, heads }),
   };

@@ -11,7 +11,7 @@ import {
 } from '../../kernel/records/revision-store.port.ts';
 import type { DynamoDbHeadProjection } from './dynamodb-head-projection.ts';
 import type { DynamoDbNamespaceDirectory } from './dynamodb-namespace-directory.ts';
-import { outboxAttributesOf, outboxMarkerOf } from './dynamodb-outbox.ts';
+import { outboxAttributesOf, outboxMarkerItemOf, outboxMarkerOf } from './dynamodb-outbox.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 import { type RevisionItems, revisionSortKey, revisionsPrefixOf } from './revision-items.ts';
 
@@ -29,9 +29,10 @@ export interface DynamoDbRevisionStoreOptions {
 }
 
 /**
- * The revisions, each its own item, appended with a single conditional put that carries the outbox marker:
- * the commit point. The writer then moves the head projection (a second item) forward; a head it cannot move
- * now is moved by the head consumer or the reconciler.
+ * The revisions, each its own item, appended with a single conditional put that carries the revision's event:
+ * the commit point. An outbox marker item is put just before it (so nothing committed goes unmarked), and the
+ * writer then moves the head projection (a third item) forward; a head it cannot move now is moved by the head
+ * consumer or the reconciler.
  */
 export class DynamoDbRevisionStore implements RevisionStore {
   readonly #options: DynamoDbRevisionStoreOptions;
@@ -48,15 +49,21 @@ export class DynamoDbRevisionStore implements RevisionStore {
     const sortKey = revisionSortKey(revision.id, revision.revision);
     const encoded = await items.encode(revision, sortKey);
     const published = RecordEvent.parse(event);
-    // `writeId` identifies this write on the item for good (the outbox marker is cleared later): see below.
-    const item = { ...encoded, ...outboxAttributesOf(revision.id, published), writeId: published.event_id };
+    // `writeId` identifies this write on the item for good: see below, and the outbox's sweep.
+    const item = { ...encoded, ...outboxAttributesOf(published), writeId: published.event_id };
+    const marker = outboxMarkerItemOf({ pk: revision.namespace.key, sk: sortKey, ttl: encoded.ttl }, published);
     if (options.after) await options.after;
-    // Before the commit, so a committed revision's namespace is always findable by consumers and jobs.
-    await directory.enter(revision.namespace);
+    // Both before the commit: a committed revision's namespace is always findable by consumers and jobs, and its
+    // event by the outbox's sweep.
+    await Promise.all([directory.enter(revision.namespace), table.put(marker)]);
     const committed = await table.put(item, { expression: 'attribute_not_exists(pk)' });
     // The SDK retries a put whose response was lost; if the first attempt committed, the retry meets our own
     // item. Ours is a success, anyone else's is the concurrency loss it looks like.
-    if (!committed && !(await this.#isOurWrite(revision, published.event_id))) throw new RevisionConflictError();
+    if (!committed && !(await this.#isOurWrite(revision, published.event_id))) {
+      // The sweep would drop the marker of a write that lost too; deleting it now spares it the read.
+      await table.delete({ pk: marker.pk, sk: marker.sk }).catch(() => undefined);
+      throw new RevisionConflictError();
+    }
     try {
       // A journal record is its own head: one item per event, nothing to project.
       if (!revision.namespace.kind.journal) await heads.projectItem(encoded, revision.revision);
@@ -68,7 +75,7 @@ export class DynamoDbRevisionStore implements RevisionStore {
     }
     // Offered once the writer has moved the head (or failed to): a consumer that ran earlier would find the
     // head behind and read and project the revision a second time. The table stream, too, delivers later.
-    this.#options.onCommitted?.({ event: published, marker: outboxMarkerOf(revision.namespace.key, sortKey) });
+    this.#options.onCommitted?.({ event: published, marker: outboxMarkerOf(published) });
   }
 
   async #isOurWrite(revision: RecordRevision, writeId: string): Promise<boolean> {

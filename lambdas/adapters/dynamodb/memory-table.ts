@@ -14,15 +14,15 @@ import {
  *   commit) or `H#{recordId}` for the head projection, `I#{key}` for an idempotency claim.
  * - The per-client throttle's counts sit beside the namespaces, under `pk` `client-quota#{client_id}` and `sk`
  *   `W#{window start}` (dynamodb-client-quota-ledger.ts); no namespace key starts that way.
+ * - Outbox markers sit under `pk` `outbox#{shard}` and `sk` `{occurred_at}#{event_id}`, one per event not yet
+ *   published, naming their revision (dynamodb-outbox.ts); no namespace key starts that way either.
  * - `ttl` (epoch seconds) lets DynamoDB delete expired items late; reads filter on `expiresAt` themselves.
- * - The `outbox` index is sparse: only committed revisions whose event is not yet published carry
- *   `outboxShard`/`outboxAt`/`outboxEvent`.
+ * - No secondary index: every read is by partition.
  */
 export const MemoryTableSchema = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'ttl',
-  outboxIndex: { name: 'outbox', partitionKey: 'outboxShard', sortKey: 'outboxAt', projected: ['outboxEvent'] },
   outboxShards: 4,
 } as const;
 
@@ -32,22 +32,10 @@ export const createMemoryTableInput = (tableName: string): CreateTableCommandInp
   AttributeDefinitions: [
     { AttributeName: MemoryTableSchema.partitionKey, AttributeType: 'S' },
     { AttributeName: MemoryTableSchema.sortKey, AttributeType: 'S' },
-    { AttributeName: MemoryTableSchema.outboxIndex.partitionKey, AttributeType: 'S' },
-    { AttributeName: MemoryTableSchema.outboxIndex.sortKey, AttributeType: 'S' },
   ],
   KeySchema: [
     { AttributeName: MemoryTableSchema.partitionKey, KeyType: 'HASH' },
     { AttributeName: MemoryTableSchema.sortKey, KeyType: 'RANGE' },
-  ],
-  GlobalSecondaryIndexes: [
-    {
-      IndexName: MemoryTableSchema.outboxIndex.name,
-      KeySchema: [
-        { AttributeName: MemoryTableSchema.outboxIndex.partitionKey, KeyType: 'HASH' },
-        { AttributeName: MemoryTableSchema.outboxIndex.sortKey, KeyType: 'RANGE' },
-      ],
-      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...MemoryTableSchema.outboxIndex.projected] },
-    },
   ],
 });
 

@@ -7,8 +7,8 @@ export interface OutboxEntry {
 }
 
 /**
- * The events of committed revisions not yet published: each revision carries its event as a marker from the
- * moment it commits (so nothing committed can be dropped), and the relay clears the marker once published.
+ * The events of committed revisions not yet published: each revision is marked from the moment it commits
+ * (so nothing committed can be dropped), and the relay clears the marker once published.
  */
 export interface Outbox {
   /** Committed revisions still marked for publication, oldest first. */

@@ -1,12 +1,12 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { outboxMarkerOf } from '../../../lambdas/adapters/dynamodb/dynamodb-outbox.ts';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { consumerHandler, relayOutboxStreamHandler } from '../../../lambdas/composition/aws-event-handlers.ts';
 import { OutboxRelay } from '../../../lambdas/kernel/events/outbox-relay.ts';
 import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.schema.ts';
-import { encodeCursor } from '../../../lambdas/kernel/records/page-cursor.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { KINDS } from '../../support/record-kinds.ts';
 import { eventOf, newRecordId, revisionOf } from '../../support/revisions.ts';
@@ -46,8 +46,9 @@ describe('Handler: relayOutboxStream', () => {
       Records: [
         streamRecord('stream-1', image(ok)),
         streamRecord('stream-2', image(refused)),
-        // A head projection or a cleared marker carries no outbox event: nothing to relay.
+        // A head projection or an outbox marker carries no event: nothing to relay.
         streamRecord('stream-3', { pk: { S: notes.key }, sk: { S: `H#${ok.record_id}` } }),
+        streamRecord('stream-4', { pk: { S: 'outbox#1' }, sk: { S: `${ok.occurred_at}#${ok.event_id}` } }),
       ],
     };
 
@@ -56,7 +57,7 @@ describe('Handler: relayOutboxStream', () => {
 
     // Assess
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: 'stream-2' }] });
-    expect(cleared).toEqual([encodeCursor(JSON.stringify([notes.key, `R#${ok.record_id}#0000000001`]))]);
+    expect(cleared).toEqual([outboxMarkerOf(ok)]);
   });
 });
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryTableInput } from '../../../lambdas/adapters/dynamodb/memory-table.ts';
 import {
   type AttributeMap,
   attributesTouched,
@@ -10,9 +9,25 @@ import {
 } from '../../../lambdas/local/index-write-units.ts';
 
 const TABLE = 'memory';
-const indexes = indexesOf(createMemoryTableInput(TABLE));
+/** A table with a sparse index over marked items, projecting one attribute (the memory table once had this one). */
+const indexes = indexesOf({
+  KeySchema: [
+    { AttributeName: 'pk', KeyType: 'HASH' },
+    { AttributeName: 'sk', KeyType: 'RANGE' },
+  ],
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: 'outbox',
+      KeySchema: [
+        { AttributeName: 'outboxShard', KeyType: 'HASH' },
+        { AttributeName: 'outboxAt', KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['outboxEvent'] },
+    },
+  ],
+});
 
-/** A committed revision as the revision store puts it: keys, a payload, and the outbox marker with its event. */
+/** A marked item: keys, a payload, and the marker with its event. */
 const revision = (eventBytes: number): AttributeMap => ({
   pk: { S: 't#acme#p#alice#note' },
   sk: { S: 'R#01JD0000000000000000000000#0000000001' },
@@ -35,7 +50,7 @@ const write = (
 
 describe('Module: index-write-units', () => {
   describe('Method: indexesOf', () => {
-    it('reads the outbox index of the memory table, its keys and its projected event', () => {
+    it("reads a table's index, its keys and its projected attribute", () => {
       // Assess
       expect(indexes).toEqual([
         { name: 'outbox', tableKeys: ['pk', 'sk'], keys: ['outboxShard', 'outboxAt'], projected: ['outboxEvent'] },
