@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,8 +6,11 @@ import * as sdk from '@aws-crypto/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptionSdkCipher, toSdkContext } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import { LOCAL_KMS_KEY_ARN, LocalKms, localKmsClientConfig } from '../../lambdas/adapters/crypto/local-kms.ts';
 import { CiphertextContextMismatchError } from '../../lambdas/kernel/crypto/crypto.errors.ts';
+import { ServiceUnavailableError } from '../../lambdas/kernel/errors/domain-error.ts';
 import { localKeyCipher } from '../support/local-key-cipher.ts';
+import { ScriptedTransport } from '../support/scripted-transport.ts';
 
 /** The temporary folders a test made, removed after it. */
 const folders: string[] = [];
@@ -26,6 +30,20 @@ const cipherWithNewKey = async () => {
 };
 
 const context = { tenant: 'acme', namespace: 't/acme/p/alice/note', recordId: '01ARZ3NDEKTSV4RRFFQ69G5FAV' };
+
+/** A keyring takes (and wipes) a buffer of its own, not a slice of Node's shared pool. */
+const ownCopyOf = (key: Buffer) => {
+  const own = Buffer.alloc(key.length);
+  own.set(key);
+  return own;
+};
+
+/** What a call rejected with. */
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  );
 
 describe('Class: EncryptionSdkCipher', () => {
   it('round-trips under the same context, and the ciphertext does not hold the plaintext', async () => {
@@ -58,9 +76,80 @@ describe('Class: EncryptionSdkCipher', () => {
   it('cannot be built without a keyring', () => {
     expect(() => new EncryptionSdkCipher({ keys: undefined as never })).toThrow(/keyring/);
   });
+
+  it('refuses a ciphertext whose context holds a pair beyond the record’s own three, though its key would open it', async () => {
+    // Prepare: a message under the right key and the record's context, with one pair more
+    const key = await loadOrCreateLocalKey(join(await newFolder('memory-hub-cipher-'), 'key.bin'));
+    const cipher = new EncryptionSdkCipher({ keys: localKeyring(ownCopyOf(key)) });
+    const { encrypt } = sdk.buildClient(sdk.CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+    const { result } = await encrypt(localKeyring(ownCopyOf(key)), Buffer.from('planted'), {
+      encryptionContext: { ...toSdkContext(context), 'memory-hub:copied-from': 'another-record' },
+      suiteId: sdk.AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY,
+    });
+
+    // Act / Assess
+    await expect(cipher.decrypt(result, context)).rejects.toBeInstanceOf(CiphertextContextMismatchError);
+  });
+
+  it('refuses another record’s ciphertext on its context alone, and keeps why a ciphertext would not open as the cause', async () => {
+    // Prepare
+    const { cipher } = await cipherWithNewKey();
+    const theirs = await cipherWithNewKey();
+    const mine = await cipher.encrypt(Buffer.from('mine'), context);
+    const underAnotherKey = await theirs.cipher.encrypt(Buffer.from('theirs'), context);
+
+    // Act
+    const [anotherRecord, anotherKey] = [
+      await failureOf(cipher.decrypt(mine, { ...context, recordId: '01BX5ZZKBKACTAV9WEVGEMMVRZ' })),
+      await failureOf(cipher.decrypt(underAnotherKey, context)),
+    ];
+
+    // Assess: the first refused before any data key was unwrapped; the second names what the SDK met
+    expect(anotherRecord).toBeInstanceOf(CiphertextContextMismatchError);
+    expect(anotherRecord?.cause).toBeUndefined();
+    expect(anotherKey).toBeInstanceOf(CiphertextContextMismatchError);
+    expect(anotherKey?.cause).toBeInstanceOf(Error);
+    expect(anotherKey?.cause).not.toBeInstanceOf(CiphertextContextMismatchError);
+  });
+
+  it('fails a write under a bare KMS keyring with ServiceUnavailable when KMS is throttled, after one attempt', async () => {
+    // Prepare: a keyring with no keys to create (no branch keys), over a KMS that refuses every call
+    const keyFileBytes = randomBytes(32);
+    const transport = new ScriptedTransport(new LocalKms(keyFileBytes));
+    transport.play(() => ({ refuse: 'ThrottlingException' }));
+    const kms = new sdk.KMS({ ...localKmsClientConfig(keyFileBytes), requestHandler: transport, maxAttempts: 1 });
+    const cipher = new EncryptionSdkCipher({
+      keys: new sdk.KmsKeyringNode({ generatorKeyId: LOCAL_KMS_KEY_ARN, clientProvider: () => kms }),
+    });
+
+    // Act
+    const failure = await failureOf(cipher.encrypt(Buffer.from('later'), context));
+
+    // Assess
+    expect(failure).toBeInstanceOf(ServiceUnavailableError);
+    expect(transport.operations()).toEqual(['GenerateDataKey']);
+  });
 });
 
 describe('Function: loadOrCreateLocalKey', () => {
+  it('refuses a key file that does not hold a 32-byte key, saying so', async () => {
+    const path = join(await newFolder('memory-hub-key-'), 'content-key.bin');
+    await writeFile(path, Buffer.alloc(16, 1), { mode: 0o600 });
+
+    await expect(loadOrCreateLocalKey(path)).rejects.toThrow(
+      new Error(`The local key file ${path} does not hold a 32-byte key`),
+    );
+  });
+
+  it('gives every concurrent first start the one key that was written', async () => {
+    const path = join(await newFolder('memory-hub-key-'), 'content-key.bin');
+
+    const keys = await Promise.all([1, 2, 3].map(() => loadOrCreateLocalKey(path)));
+
+    expect(keys[1]).toEqual(keys[0]);
+    expect(keys[2]).toEqual(keys[0]);
+  });
+
   it('creates a 32-byte key readable only by its owner, and returns the same key afterwards', async () => {
     const path = join(await newFolder('memory-hub-key-'), 'keys', 'content-key.bin');
     const first = await loadOrCreateLocalKey(path);

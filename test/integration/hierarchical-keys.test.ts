@@ -1,17 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import { chmod, copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as sdk from '@aws-crypto/client-node';
-import { DeleteItemCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, DynamoDBClient, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BranchKeyCreator } from '../../lambdas/adapters/crypto/branch-key-creator.ts';
 import { NAMING_BRANCH_KEY_ID } from '../../lambdas/adapters/crypto/branch-key-ids.ts';
 import { EncryptionSdkCipher, toSdkContext } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { HierarchicalKeys } from '../../lambdas/adapters/crypto/hierarchical-keys.ts';
 import { localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
+import { LOCAL_KMS_KEY_ARN, LocalKms, localKmsClientConfig } from '../../lambdas/adapters/crypto/local-kms.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import type { EncryptionContext } from '../../lambdas/kernel/crypto/content-cipher.port.ts';
 import { CiphertextContextMismatchError } from '../../lambdas/kernel/crypto/crypto.errors.ts';
 import type { KeyScope } from '../../lambdas/kernel/crypto/key-scope.ts';
+import { ServiceUnavailableError } from '../../lambdas/kernel/errors/domain-error.ts';
 import { contextOf } from '../contract/content-cipher.contract.ts';
 import {
   awsModeKeys,
@@ -25,6 +28,7 @@ import { type KmsStandIn, startKmsStandIn } from '../support/kms-stand-in.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { newRecordId } from '../support/revisions.ts';
 import { scopeOf } from '../support/scopes.ts';
+import { RecordingMetrics, ScriptedTransport } from '../support/scripted-transport.ts';
 
 const ACME_KEY = 'arn:aws:kms:us-east-1:111122223333:key/1a2b3c4d-0000-4000-8000-00000000acme';
 
@@ -326,6 +330,34 @@ describe('Class: HierarchicalKeys', () => {
           }),
       ).toThrow(/1 to 3600 seconds/);
     });
+
+    it.each([
+      [1, 1],
+      [3600, 3600],
+      [undefined, 300],
+    ])('takes a cache period of %s seconds as %s', (given, kept) => {
+      // Act
+      const keys = new HierarchicalKeys({
+        keyArn: ACME_KEY,
+        keyStore: { tableName: 'unused', logicalName: 'unused', client: store.client },
+        ...(given !== undefined && { cacheSeconds: given }),
+        metrics: new InMemoryMetrics(),
+      });
+
+      // Assess
+      expect(keys.cacheSeconds).toBe(kept);
+    });
+
+    it('is given local mode’s cache period, or keeps its default', async () => {
+      // Act
+      const [given, defaulted] = [
+        await localModeKeys(store, { keyStoreTableName: await store.newTable(), keyFile: 'key.bin', cacheSeconds: 42 }),
+        await localModeKeys(store, { keyStoreTableName: await store.newTable(), keyFile: 'key.bin' }),
+      ];
+
+      // Assess
+      expect([given.cacheSeconds, defaulted.cacheSeconds]).toEqual([42, 300]);
+    });
   });
 });
 
@@ -432,6 +464,441 @@ describe('Class: BranchKeyCreator', () => {
       expect(items.map((item) => item.type)).toContain(active[0]?.version);
       expect(items.filter((item) => item.type === 'beacon:ACTIVE')).toHaveLength(1);
       await expect(keyStoreOver(tableName).getActiveBranchKey('contended')).resolves.toBeDefined();
+    });
+  });
+
+  describe('Method: create, when KMS or the table fails', () => {
+    /** A creator over the local KMS and the embedded engine, both through scripted transports. */
+    const scriptedCreator = (tableName: string) => {
+      const keyFileBytes = randomBytes(32);
+      const kmsTransport = new ScriptedTransport(new LocalKms(keyFileBytes));
+      const dynamoDb = new ScriptedTransport(store.engine.requestHandler);
+      const creator = new BranchKeyCreator({
+        keyArn: LOCAL_KMS_KEY_ARN,
+        logicalKeyStoreName: 'logical-store',
+        tableName,
+        dynamoDb: new DynamoDBClient({
+          endpoint: store.engine.endpoint,
+          region: 'local',
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          requestHandler: dynamoDb,
+          maxAttempts: 1,
+        }),
+        kms: new sdk.KMS({ ...localKmsClientConfig(keyFileBytes), requestHandler: kmsTransport, maxAttempts: 1 }),
+      });
+      return { creator, kms: kmsTransport, dynamoDb };
+    };
+
+    const withoutCiphertext = ({ CiphertextBlob: _, ...rest }: Record<string, unknown>) => rest;
+
+    it.each([
+      ['the version’s key', 'GenerateDataKeyWithoutPlaintext', 1, /A ciphertext blob is required/],
+      ['the active item’s key', 'ReEncrypt', 1, /^KMS answered a branch key request without a ciphertext$/],
+      [
+        'the beacon key',
+        'GenerateDataKeyWithoutPlaintext',
+        2,
+        /^KMS answered a branch key request without a ciphertext$/,
+      ],
+    ])('fails, storing nothing, when KMS answers for %s without a ciphertext', async (_, operation, nth, reason) => {
+      // Prepare
+      const tableName = await store.newTable();
+      const { creator, kms: scripted } = scriptedCreator(tableName);
+      let seen = 0;
+      scripted.play((request) => {
+        if (request.operation === operation) seen += 1;
+        return request.operation === operation && seen === nth ? { change: withoutCiphertext } : undefined;
+      });
+
+      // Act
+      const creating = creator.create('branch-key-under-test');
+
+      // Assess
+      await expect(creating).rejects.toThrow(reason);
+      expect(await store.items(tableName)).toEqual([]);
+    });
+
+    it('fails with the table’s own error when a put is refused for anything but the key being there', async () => {
+      // Prepare: a table that does not exist
+      const { creator } = scriptedCreator('no-such-key-store');
+
+      // Act
+      const creating = creator.create('branch-key-under-test');
+
+      // Assess: not "raced", which would send the caller to read a key that is not there
+      await expect(creating).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    });
+
+    it('asks the table whether a key exists with a strongly consistent read: a key created a moment ago is seen', async () => {
+      // Prepare
+      const tableName = await store.newTable();
+      const { creator, dynamoDb } = scriptedCreator(tableName);
+
+      // Act
+      const found = await creator.exists('branch-key-under-test');
+
+      // Assess
+      expect(found).toBe(false);
+      expect(dynamoDb.sent).toEqual([
+        expect.objectContaining({ operation: 'GetItem', input: expect.objectContaining({ ConsistentRead: true }) }),
+      ]);
+    });
+  });
+});
+
+describe('Class: HierarchicalKeys, over a local KMS and a key store table that fail as each test says', () => {
+  let store: KeyStoreEngine;
+  const keyFileBytes = randomBytes(32);
+  let localDynamoDbConfig: {
+    endpoint: string;
+    region: string;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+  };
+
+  beforeAll(async () => {
+    store = await startKeyStoreEngine();
+    localDynamoDbConfig = {
+      endpoint: store.engine.endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    };
+  });
+
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  /** One process's keys over a deployment's key store table: KMS and DynamoDB reached through scripted transports. */
+  const processOver = (keyStoreTableName: string, options: { metrics?: RecordingMetrics } = {}) => {
+    const kms = new ScriptedTransport(new LocalKms(keyFileBytes));
+    const dynamoDb = new ScriptedTransport(store.engine.requestHandler);
+    // One attempt, so a refused call fails at once.
+    const client = new DynamoDBClient({ ...localDynamoDbConfig, requestHandler: dynamoDb, maxAttempts: 1 });
+    const metrics = options.metrics ?? new RecordingMetrics();
+    const keys = new HierarchicalKeys({
+      keyArn: LOCAL_KMS_KEY_ARN,
+      keyStore: { tableName: keyStoreTableName, logicalName: 'scripted-branch-keys', client },
+      kms: { config: { ...localKmsClientConfig(keyFileBytes), requestHandler: kms, maxAttempts: 1 } },
+      metrics,
+    });
+    return { keys, cipher: cipherOver(keys), kms, dynamoDb, client, metrics };
+  };
+
+  const principal = (name: string): KeyScope => ({ tenant: 'acme', owner: 'principal', principal: name });
+
+  /** The items of one branch key in a key store table, by type. */
+  const itemsOf = async (keyStoreTableName: string, branchKeyId: string) =>
+    (await store.items(keyStoreTableName)).filter((item) => item['branch-key-id'] === branchKeyId);
+
+  /** What a call rejected with. */
+  const failureOf = (call: Promise<unknown>) =>
+    call.then(
+      () => undefined,
+      (error: unknown) => error as Error,
+    );
+
+  const METRIC_OF_KMS_OPERATION: Record<string, string> = {
+    GenerateDataKeyWithoutPlaintext: 'generate-data-key',
+    ReEncrypt: 're-encrypt-data-key',
+    Decrypt: 'decrypt-data-key',
+  };
+
+  describe('Metrics and the key store table', () => {
+    it('counts every KMS call under its operation: a deployment’s first write makes the naming key, then the scope’s', async () => {
+      // Prepare
+      const one = processOver(await store.newTable());
+
+      // Act
+      await one.cipher.encrypt(bytes('first'), contextOf('acme', 'alice'));
+
+      // Assess: each key generated, re-encrypted to its active item, its beacon generated; then unwrapped
+      const created = ['GenerateDataKeyWithoutPlaintext', 'ReEncrypt', 'GenerateDataKeyWithoutPlaintext', 'Decrypt'];
+      expect(one.kms.operations()).toEqual([...created, ...created]);
+      expect(one.metrics.keyOperations).toEqual(
+        one.kms.operations().map((operation) => METRIC_OF_KMS_OPERATION[operation]),
+      );
+    });
+
+    it('counts every key store request with its operation and capacity, and reads the key store strongly consistent', async () => {
+      // Prepare
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+
+      // Act
+      await one.cipher.encrypt(bytes('first'), contextOf('acme', 'alice'));
+      await one.client.send(
+        new GetItemCommand({
+          TableName: keyStoreTableName,
+          Key: { 'branch-key-id': { S: NAMING_BRANCH_KEY_ID }, type: { S: 'branch:ACTIVE' } },
+        }),
+      );
+
+      // Assess: as sent to the table — every request asks for its capacity, every read is consistent (the SDK's
+      // own key store reads and the one above ask for neither); each item is under 1 KB: one unit, not half
+      const sent = one.dynamoDb.sent;
+      expect(new Set(sent.map((request) => request.operation))).toEqual(new Set(['GetItem', 'PutItem']));
+      for (const request of sent) {
+        expect(request.input).toMatchObject({ TableName: keyStoreTableName, ReturnConsumedCapacity: 'TOTAL' });
+        if (request.operation === 'GetItem') expect(request.input.ConsistentRead).toBe(true);
+      }
+      expect(one.metrics.storageRequests).toEqual(
+        sent.map((request) => ({ operation: request.operation, capacityUnits: 1 })),
+      );
+    });
+
+    it('leaves the same client’s requests to other tables as they were sent, and does not count them', async () => {
+      // Prepare
+      const one = processOver(await store.newTable());
+      const elsewhere = await store.newTable();
+      const key = { 'branch-key-id': { S: 'not-a-key-store-item' }, type: { S: 'other' } };
+
+      // Act
+      await one.client.send(new PutItemCommand({ TableName: elsewhere, Item: key }));
+      await one.client.send(new GetItemCommand({ TableName: elsewhere, Key: key }));
+
+      // Assess
+      expect(one.dynamoDb.operations()).toEqual(['PutItem', 'GetItem']);
+      for (const request of one.dynamoDb.sent) {
+        expect(request.input).not.toHaveProperty('ConsistentRead');
+        expect(request.input).not.toHaveProperty('ReturnConsumedCapacity');
+      }
+      expect(one.metrics.storageRequests).toEqual([]);
+    });
+
+    it('watches its key store table once when keys are built again over the same client (a composition made anew)', async () => {
+      // Prepare
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+      const again = () =>
+        new HierarchicalKeys({
+          keyArn: LOCAL_KMS_KEY_ARN,
+          keyStore: { tableName: keyStoreTableName, logicalName: 'scripted-branch-keys', client: one.client },
+          metrics: one.metrics,
+        });
+
+      // Act
+      again();
+      again();
+      await one.client.send(
+        new GetItemCommand({
+          TableName: keyStoreTableName,
+          Key: { 'branch-key-id': { S: NAMING_BRANCH_KEY_ID }, type: { S: 'branch:ACTIVE' } },
+        }),
+      );
+
+      // Assess
+      expect(one.metrics.storageRequests).toEqual([{ operation: 'GetItem', capacityUnits: 1 }]);
+    });
+  });
+
+  describe('Faults of the key service and the key store', () => {
+    it('turns a throttled key store table, met while a branch key is read for a decryption, into ServiceUnavailable', async () => {
+      // Prepare: written by one process; read by another, which has its naming key but not alice's branch key
+      const keyStoreTableName = await store.newTable();
+      const context = contextOf('acme', 'alice');
+      const ciphertext = await processOver(keyStoreTableName).cipher.encrypt(bytes('alice’s'), context);
+      const reader = processOver(keyStoreTableName);
+      await reader.keys.keyIdOf(principal('someone-else'));
+      reader.dynamoDb.play(() => ({ refuse: 'ProvisionedThroughputExceededException' }));
+
+      // Act
+      const throttled = await failureOf(reader.cipher.decrypt(ciphertext, context));
+      reader.dynamoDb.play(() => undefined);
+      const afterwards = await reader.cipher.decrypt(ciphertext, context);
+
+      // Assess: a mismatch would make the revision store drop the record as if it were foreign
+      expect(throttled).toBeInstanceOf(ServiceUnavailableError);
+      expect(text(afterwards)).toBe('alice’s');
+    });
+
+    it('turns a throttled KMS, met while the naming key is read, into ServiceUnavailable, and reads it at the next write', async () => {
+      // Prepare: a deployment written to before; a new process
+      const keyStoreTableName = await store.newTable();
+      await processOver(keyStoreTableName).cipher.encrypt(bytes('earlier'), contextOf('acme', 'alice'));
+      const later = processOver(keyStoreTableName);
+      later.kms.play(() => ({ refuse: 'ThrottlingException' }));
+      const context = contextOf('acme', 'bob');
+
+      // Act
+      const throttled = await failureOf(later.cipher.encrypt(bytes('bob’s'), context));
+      later.kms.play(() => undefined);
+      const ciphertext = await later.cipher.encrypt(bytes('bob’s'), context);
+
+      // Assess
+      expect(throttled).toBeInstanceOf(ServiceUnavailableError);
+      expect(text(await later.cipher.decrypt(ciphertext, context))).toBe('bob’s');
+    });
+
+    it('fails a scope’s first write with ServiceUnavailable when KMS is throttled creating its key, and creates it at the next', async () => {
+      // Prepare: a process that has read the naming key
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+      const carolKeyId = await one.keys.keyIdOf(principal('carol'));
+      one.kms.play((request) =>
+        request.operation === 'GenerateDataKeyWithoutPlaintext' ? { refuse: 'ThrottlingException' } : undefined,
+      );
+      const context = contextOf('acme', 'carol');
+
+      // Act
+      const throttled = await failureOf(one.cipher.encrypt(bytes('carol’s'), context));
+      const storedMeanwhile = await itemsOf(keyStoreTableName, carolKeyId);
+      one.kms.play(() => undefined);
+      const ciphertext = await one.cipher.encrypt(bytes('carol’s'), context);
+
+      // Assess: the refusal kept as the cause; nothing half made, then one whole key
+      expect(throttled).toBeInstanceOf(ServiceUnavailableError);
+      expect(throttled?.cause).toMatchObject({ name: 'ThrottlingException' });
+      expect(storedMeanwhile).toEqual([]);
+      expect((await itemsOf(keyStoreTableName, carolKeyId)).map((item) => item.type).sort()).toEqual([
+        'beacon:ACTIVE',
+        'branch:ACTIVE',
+        expect.stringMatching(/^branch:version:/),
+      ]);
+      expect(text(await one.cipher.decrypt(ciphertext, context))).toBe('carol’s');
+    });
+
+    it('creates a scope’s branch key once for all the first writes one process makes of it at once', async () => {
+      // Prepare
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+      const daveKeyId = await one.keys.keyIdOf(principal('dave'));
+      const before = one.kms.sent.length;
+
+      // Act
+      const contexts = [1, 2, 3, 4].map(() => contextOf('acme', 'dave'));
+      const ciphertexts = await Promise.all(
+        contexts.map((context, index) => one.cipher.encrypt(bytes(`dave’s ${index}`), context)),
+      );
+
+      // Assess: one key made (no version left behind by a creation that lost), and every write under it
+      const operations = one.kms.operations(before);
+      expect(operations.filter((operation) => operation === 'ReEncrypt')).toHaveLength(1);
+      expect(operations.filter((operation) => operation === 'GenerateDataKeyWithoutPlaintext')).toHaveLength(2);
+      expect(await itemsOf(keyStoreTableName, daveKeyId)).toHaveLength(3);
+      const read = await Promise.all(
+        ciphertexts.map((ciphertext, index) => one.cipher.decrypt(ciphertext, contexts[index] as EncryptionContext)),
+      );
+      expect(read.map(text)).toEqual(['dave’s 0', 'dave’s 1', 'dave’s 2', 'dave’s 3']);
+    });
+
+    it('fails a write under a key KMS refuses to unwrap with that refusal, once, and makes no new key for it', async () => {
+      // Prepare: alice's key exists; another process has read the naming key when KMS starts refusing
+      const keyStoreTableName = await store.newTable();
+      await processOver(keyStoreTableName).cipher.encrypt(bytes('earlier'), contextOf('acme', 'alice'));
+      const later = processOver(keyStoreTableName);
+      const aliceKeyId = await later.keys.keyIdOf(principal('alice'));
+      const storedBefore = await itemsOf(keyStoreTableName, aliceKeyId);
+      later.kms.play(() => ({ refuse: 'DisabledException' }));
+      const before = later.kms.sent.length;
+
+      // Act
+      const refused = await failureOf(later.cipher.encrypt(bytes('now'), contextOf('acme', 'alice')));
+
+      // Assess: KMS's own refusal, not a 503 (retrying will not help); no second attempt, no creation
+      expect(refused).toMatchObject({ name: 'DisabledException' });
+      expect(later.kms.operations(before)).toEqual(['Decrypt']);
+      expect(await itemsOf(keyStoreTableName, aliceKeyId)).toEqual(storedBefore);
+    });
+
+    it('fails a scope’s first write with ServiceUnavailable when KMS is throttled unwrapping the key just made', async () => {
+      // Prepare
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+      const erinKeyId = await one.keys.keyIdOf(principal('erin'));
+      one.kms.play((request) => (request.operation === 'Decrypt' ? { refuse: 'ThrottlingException' } : undefined));
+
+      // Act
+      const throttled = await failureOf(one.cipher.encrypt(bytes('erin’s'), contextOf('acme', 'erin')));
+
+      // Assess: the key made, the write not
+      expect(throttled).toBeInstanceOf(ServiceUnavailableError);
+      expect(await itemsOf(keyStoreTableName, erinKeyId)).toHaveLength(3);
+    });
+
+    it('creates no key, and answers false, for a context naming no scope of its tenant or a scope whose key exists', async () => {
+      // Prepare
+      const keyStoreTableName = await store.newTable();
+      const one = processOver(keyStoreTableName);
+      const existing = contextOf('acme', 'alice');
+      await one.cipher.encrypt(bytes('alice’s'), existing);
+      const [kmsBefore, storedBefore] = [one.kms.sent.length, await store.items(keyStoreTableName)];
+
+      // Act
+      const outcomes = [
+        await one.keys.createMissingKey({
+          tenant: 'acme',
+          namespace: 't/globex/p/alice/note',
+          recordId: newRecordId(),
+        }),
+        await one.keys.createMissingKey(existing),
+      ];
+
+      // Assess
+      expect(outcomes).toEqual([false, false]);
+      expect(one.kms.operations(kmsBefore)).toEqual([]);
+      expect(await store.items(keyStoreTableName)).toEqual(storedBefore);
+    });
+
+    it('refuses, at every use, a key that is not a KMS key ARN, with the key store’s reason', async () => {
+      // Prepare
+      const keys = new HierarchicalKeys({
+        keyArn: 'alias/memory-hub',
+        keyStore: { tableName: await store.newTable(), logicalName: 'scripted-branch-keys', client: store.client },
+        kms: { config: localKmsClientConfig(keyFileBytes) },
+        metrics: new RecordingMetrics(),
+      });
+
+      // Act
+      const failures = [await failureOf(keys.materials()), await failureOf(keys.materials())];
+
+      // Assess
+      for (const failure of failures) {
+        expect(failure?.message).toBe('alias/memory-hub must be a well-formed AWS KMS non-alias resource arn');
+      }
+    });
+  });
+
+  describe('The KMS client', () => {
+    it('calls KMS in the key’s own region, under the user agent the key store spec asks for', async () => {
+      // Prepare: AWS mode's configuration — no endpoint, no region: only the key ARN says where
+      const kms = new ScriptedTransport(new LocalKms(keyFileBytes));
+      const keys = new HierarchicalKeys({
+        keyArn: 'arn:aws:kms:eu-west-2:111122223333:key/1a2b3c4d-0000-4000-8000-00000000acme',
+        keyStore: { tableName: await store.newTable(), logicalName: 'scripted-branch-keys', client: store.client },
+        kms: {
+          config: {
+            credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+            requestHandler: kms,
+            maxAttempts: 1,
+          },
+        },
+        metrics: new RecordingMetrics(),
+      });
+
+      // Act: the local KMS holds no such key, so the first write fails at its first call
+      await failureOf(cipherOver(keys).encrypt(bytes('first'), contextOf('acme', 'alice')));
+
+      // Assess
+      expect(kms.sent[0]).toMatchObject({
+        operation: 'GenerateDataKeyWithoutPlaintext',
+        hostname: 'kms.eu-west-2.amazonaws.com',
+        userAgent: expect.stringMatching(/(^| )aws-kms-hierarchy$/),
+      });
+    });
+
+    it('is built without any KMS configuration, as AWS mode composes it', async () => {
+      // Prepare
+      const keys = new HierarchicalKeys({
+        keyArn: ACME_KEY,
+        keyStore: { tableName: await store.newTable(), logicalName: 'scripted-branch-keys', client: store.client },
+        metrics: new RecordingMetrics(),
+      });
+
+      // Act
+      const materials = await keys.materials();
+
+      // Assess
+      expect(typeof materials.getEncryptionMaterials).toBe('function');
     });
   });
 });

@@ -52,6 +52,7 @@ describe('Class: LocalKms', () => {
       ['0 bytes', { NumberOfBytes: 0 }],
       ['1025 bytes', { NumberOfBytes: 1025 }],
       ['both a KeySpec and a size', { KeySpec: 'AES_256', NumberOfBytes: 32 }],
+      ['both the KeySpec AES_128 and a size', { KeySpec: 'AES_128', NumberOfBytes: 16 }],
       ['another KeySpec', { KeySpec: 'HMAC_256' }],
     ])('refuses %s', async (_, input) => {
       expect(await refusal(generate(input))).toEqual({
@@ -60,8 +61,11 @@ describe('Class: LocalKms', () => {
       });
     });
 
-    it('refuses a context that is not a map of strings', async () => {
-      expect(await refusal(generate({ NumberOfBytes: 32, EncryptionContext: { n: 1 } }))).toEqual({
+    it.each([
+      ['a number among its values', { n: 1 }],
+      ['a number beside a string', { a: 'b', n: 1 }],
+    ])('refuses a context with %s: a context maps strings to strings', async (_, EncryptionContext) => {
+      expect(await refusal(generate({ NumberOfBytes: 32, EncryptionContext }))).toEqual({
         name: 'ValidationException',
         message: 'An encryption context maps strings to strings',
       });
@@ -152,6 +156,44 @@ describe('Class: LocalKms', () => {
     expect(Buffer.from(Plaintext as Uint8Array).toString('hex')).toBe('22a5e8b19ef0d2601b769edede71f4e6');
   });
 
+  it('opens a blob an earlier release made under a context of several pairs: the order it binds them in is fixed', async () => {
+    // A local key store's branch keys are bound to contexts like this one; each pair's place is part of the blob.
+    const earlier = new KMSClient({ ...localKmsClientConfig(Buffer.alloc(32, 2)), maxAttempts: 1 });
+    const blob = Buffer.from('TUhLMVd13yzC0DfKUBXhQLxSbDK4QAneDl+perIcC+4OaT1D/mQYKvybLM6cLSYY', 'base64');
+    const bound = {
+      type: 'branch:ACTIVE',
+      'branch-key-id': 'b1',
+      tablename: 'store',
+      'hierarchy-version': '1',
+      'create-time': '2026-12-01T00:00:00.000000Z',
+    };
+    const reordered = Object.fromEntries(Object.entries(bound).reverse());
+
+    const opened = await Promise.all(
+      [bound, reordered].map((EncryptionContext) =>
+        earlier.send(new DecryptCommand({ CiphertextBlob: blob, EncryptionContext })),
+      ),
+    );
+
+    for (const { Plaintext } of opened) {
+      expect(Buffer.from(Plaintext as Uint8Array).toString('hex')).toBe('3fdfa765c260475cb63f89924f0d02e1');
+    }
+  });
+
+  it('opens a key under its context given in any order of its pairs', async () => {
+    const pairs = Object.entries({ e: '5', c: '3', a: '1', d: '4', b: '2', f: '6' });
+    const orders = [pairs, [...pairs].reverse(), [...pairs.slice(3), ...pairs.slice(0, 3)], [...pairs].sort()];
+    const { CiphertextBlob } = await generate({ NumberOfBytes: 32, EncryptionContext: Object.fromEntries(pairs) });
+
+    const opened = await Promise.all(
+      orders.map((order) =>
+        client.send(new DecryptCommand({ CiphertextBlob, EncryptionContext: Object.fromEntries(order) })),
+      ),
+    );
+
+    for (const { Plaintext } of opened) expect(Plaintext).toHaveLength(32);
+  });
+
   describe('Method: handle', () => {
     const request = (target: string, body: unknown) =>
       kms.handle({ headers: { 'x-amz-target': target }, body } as never).then(({ response }) => ({
@@ -195,6 +237,53 @@ describe('Class: LocalKms', () => {
       });
       expect(await request('TrentService.Decrypt', '{"CiphertextBlob": ""}')).toMatchObject({
         type: 'ValidationException',
+      });
+    });
+
+    it('answers a target that names no service as unknown, though it is an operation’s name', async () => {
+      expect(await request('Decrypt', '{}')).toMatchObject({ status: 400, type: 'UnknownOperationException' });
+    });
+
+    it.each([
+      ['a number', '5'],
+      ['a string', '"Decrypt"'],
+    ])('answers a body that is JSON %s as a serialisation error', async (_, body) => {
+      expect(await request('TrentService.Decrypt', body)).toMatchObject({
+        status: 400,
+        type: 'SerializationException',
+        body: { message: 'The request body is not a JSON object' },
+      });
+    });
+
+    it('reads a body given as bytes', async () => {
+      const body = new Uint8Array(Buffer.from(JSON.stringify({ EncryptionContext: context })));
+
+      expect(await request('TrentService.Decrypt', body)).toMatchObject({
+        type: 'ValidationException',
+        body: { message: 'A ciphertext blob is required' },
+      });
+    });
+
+    it.each([
+      ['text', 'branch:ACTIVE'],
+      ['null', null],
+    ])('answers an encryption context that is %s as a validation error', async (_, EncryptionContext) => {
+      const body = JSON.stringify({ KeyId: LOCAL_KMS_KEY_ARN, NumberOfBytes: 32, EncryptionContext });
+
+      expect(await request('TrentService.GenerateDataKeyWithoutPlaintext', body)).toEqual({
+        status: 400,
+        type: 'ValidationException',
+        body: { __type: 'ValidationException', message: 'An encryption context maps strings to strings' },
+      });
+    });
+
+    it('answers a ciphertext it cannot open as KMS does: the type, and nothing said of why', async () => {
+      const body = JSON.stringify({ CiphertextBlob: Buffer.alloc(64, 7).toString('base64') });
+
+      expect(await request('TrentService.Decrypt', body)).toEqual({
+        status: 400,
+        type: 'InvalidCiphertextException',
+        body: { __type: 'InvalidCiphertextException', message: '' },
       });
     });
 
