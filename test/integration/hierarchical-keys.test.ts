@@ -825,12 +825,12 @@ describe('Class: HierarchicalKeys, over a local KMS and a key store table that f
 
       // Act
       const outcomes = [
-        await one.keys.createMissingKey({
-          tenant: 'acme',
-          namespace: 't/globex/p/alice/note',
-          recordId: newRecordId(),
-        }),
-        await one.keys.createMissingKey(existing),
+        await one.keys.createMissingKey(
+          { tenant: 'acme', namespace: 't/globex/p/alice/note', recordId: newRecordId() },
+          new Error('any failure'),
+        ),
+        // A failure that was not for want of the key: encrypting again would not help
+        await one.keys.createMissingKey(existing, new Error('throttled')),
       ];
 
       // Assess

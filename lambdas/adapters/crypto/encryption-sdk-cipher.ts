@@ -18,9 +18,10 @@ export interface CipherKeys {
   materials(): Promise<NodeMaterialsManager>;
   /**
    * For keys made on first use: makes the key the context's scope is encrypted under if it does not exist yet.
-   * True when it was missing (created now, here or by a concurrent first use), false when it was there.
+   * True when encrypting again may succeed: the key was missing when `failure` happened and is there now (made
+   * here, or by another process since); false when `failure` was not for want of the key.
    */
-  createMissingKey?(context: EncryptionContext): Promise<boolean>;
+  createMissingKey?(context: EncryptionContext, failure: unknown): Promise<boolean>;
 }
 
 /**
@@ -41,7 +42,7 @@ export class EncryptionSdkCipher implements ContentCipher {
       return await this.#encrypt(plaintext, context);
     } catch (error) {
       // The scope's first write anywhere: its key is made, then the message encrypted under it.
-      const created = await this.#keys.createMissingKey?.(context).catch((failure: unknown) => {
+      const created = await this.#keys.createMissingKey?.(context, error).catch((failure: unknown) => {
         throw translateAwsError(failure);
       });
       // A throttled or unreachable key service is a 503 the caller may retry; nothing was stored.

@@ -104,11 +104,13 @@ export class HierarchicalKeys implements CipherKeys, ScopeKeyDirectory {
     return (await this.#prepare()).materials;
   }
 
-  async createMissingKey(context: EncryptionContext): Promise<boolean> {
+  async createMissingKey(context: EncryptionContext, failure: unknown): Promise<boolean> {
     const scope = keyScopeOf(context.tenant, context.namespace);
     if (!scope) return false;
     const { ids, ensure } = await this.#prepare();
-    return ensure((await ids()).of(scope));
+    if (await ensure((await ids()).of(scope))) return true;
+    // Found, not made: another process made it after this one's attempt failed for want of it.
+    return isMissingBranchKey(failure);
   }
 
   async keyIdOf(scope: KeyScope): Promise<string> {
@@ -266,6 +268,10 @@ export class HierarchicalKeys implements CipherKeys, ScopeKeyDirectory {
     });
   }
 }
+
+/** The key store's refusal of a branch key it holds no record of (the SDK's own words, as it throws them). */
+const isMissingBranchKey = (error: unknown): boolean =>
+  error instanceof Error && /^A branch key record with .* was not found in the DynamoDB table /.test(error.message);
 
 /**
  * The content cipher of both modes: the Encryption SDK over `keys`, recent plaintexts kept in memory no longer
