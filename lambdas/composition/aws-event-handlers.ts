@@ -2,7 +2,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { outboxEntryOfImage } from '../adapters/dynamodb/dynamodb-outbox.ts';
+import { outboxMarkerOfImage } from '../adapters/dynamodb/dynamodb-outbox.ts';
 import type { EventConsumer } from '../kernel/events/event-consumer.port.ts';
 import type { OutboxRelay } from '../kernel/events/outbox-relay.ts';
 import { RecordEvent } from '../kernel/events/record-event.schema.ts';
@@ -12,21 +12,22 @@ import type { StepInput, WorkflowStepExecutor } from '../kernel/workflows/workfl
 export const SWEEP_MINIMUM_AGE_MS = 60_000;
 
 /**
- * The table's stream, filtered to revisions carrying an outbox marker: publish them and clear the markers.
+ * The table's stream, filtered to revisions as they are committed: publish the events their markers hold and
+ * delete the markers.
  * Records whose publication failed are reported as batch item failures, so only they are retried.
  */
 export const relayOutboxStreamHandler =
   (relay: OutboxRelay) =>
   async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const marked = event.Records.flatMap((record) => {
-      const entry = outboxEntryOfImage((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>);
-      return entry && record.eventID ? [{ entry, streamRecordId: record.eventID }] : [];
+      const marker = outboxMarkerOfImage((record.dynamodb?.NewImage ?? {}) as Record<string, AttributeValue>);
+      return marker && record.eventID ? [{ marker, streamRecordId: record.eventID }] : [];
     });
-    const { failedMarkers } = await relay.relay(marked.map(({ entry }) => entry));
+    const { failedMarkers } = await relay.relayMarkers(marked.map(({ marker }) => marker));
     const failed = new Set(failedMarkers);
     return {
       batchItemFailures: marked
-        .filter(({ entry }) => failed.has(entry.marker))
+        .filter(({ marker }) => failed.has(marker))
         .map(({ streamRecordId }) => ({ itemIdentifier: streamRecordId })),
     };
   };

@@ -22,7 +22,7 @@ export interface EngineWork {
   requests: number;
   readUnits: number;
   writeUnits: number;
-  /** The part of `writeUnits` spent on updates (the relay's clearing of outbox markers, in the events' work). */
+  /** The part of `writeUnits` spent on updates (belief merges, quota leases, maintenance). */
   updateWriteUnits: number;
   /** Writes refused by their condition: DynamoDB bills them (a write unit per KB of the item sent), the engine reports none. */
   failedConditionUnits: number;
@@ -325,7 +325,11 @@ export class RequestCostMeter implements Metrics {
     this.#accountKeys(target, input, output, failed, context);
   }
 
-  /** A revision put with an outbox marker commits an event: remembered so its relaying is booked to this request. */
+  /**
+   * An outbox marker put announces an event: remembered so its relaying is booked to this request. (Its revision
+   * put follows; a write that then loses to another writer is booked an event that never went out, which only
+   * ever overstates the cost.)
+   */
   #noteCommitted(item: AttributeMap | undefined, context: Context | undefined): void {
     const outboxEvent = item?.outboxEvent?.S;
     if (!outboxEvent || !context || context.work !== context.cost.engine) return;

@@ -12,8 +12,8 @@ export const MEMORY_TABLE_SCHEMA = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'ttl',
-  /** The attribute a revision carries its event in (the event JSON, a string), for the stream's relay. */
-  outboxEventAttribute: 'outboxEvent',
+  /** The attribute a committed revision names its outbox marker in (a string), for the stream's relay. */
+  outboxMarkerAttribute: 'outboxMarker',
 } as const;
 
 export interface MemoryTableProps {
@@ -51,7 +51,7 @@ export interface MemoryTableProps {
  * - Encrypted with the customer-managed key, point-in-time recovery on, deletion protection on, retained
  *   when the stack is deleted.
  * - `ttl` (epoch seconds) lets DynamoDB delete expired items (late: reads filter expired items too).
- * - The stream carries new images: each revision's, with its event, for the outbox relay. No secondary
+ * - The stream carries new images: each revision's, naming its outbox marker, for the relay. No secondary
  *   index: every read is by partition (the outbox's markers have partitions of their own).
  */
 export class MemoryTable extends Construct {

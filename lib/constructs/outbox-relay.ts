@@ -15,12 +15,12 @@ import { ServiceFunction } from './service-function.ts';
 export const OUTBOX_RELAY_HANDLERS = { stream: 'relayOutboxStream', sweep: 'sweepOutbox' } as const;
 
 /**
- * Only stream records of revisions as they are committed: items inserted with an event. Markers, heads, and
- * every later change to a revision (none but its deletion) do not invoke the relay.
+ * Only stream records of revisions as they are committed: items inserted naming an outbox marker. Markers,
+ * heads, and every later change to a revision (none but its deletion) do not invoke the relay.
  */
 export const OUTBOX_STREAM_FILTER = FilterCriteria.filter({
   eventName: FilterRule.isEqual('INSERT'),
-  dynamodb: { NewImage: { [MEMORY_TABLE_SCHEMA.outboxEventAttribute]: { S: FilterRule.exists() } } },
+  dynamodb: { NewImage: { [MEMORY_TABLE_SCHEMA.outboxMarkerAttribute]: { S: FilterRule.exists() } } },
 });
 
 export interface OutboxRelayProps extends BackendResources {

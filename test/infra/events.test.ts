@@ -44,7 +44,7 @@ describe('Event backbone', () => {
   });
 
   describe('Construct: OutboxRelay', () => {
-    it('reads the table stream, filtered to revisions inserted with their event', () => {
+    it('reads the table stream, filtered to revisions inserted naming their marker', () => {
       // Prepare
       const relay = synthesized.stack.outboxRelay;
 
@@ -57,7 +57,7 @@ describe('Event backbone', () => {
             {
               Pattern: JSON.stringify({
                 eventName: ['INSERT'],
-                dynamodb: { NewImage: { outboxEvent: { S: [{ exists: true }] } } },
+                dynamodb: { NewImage: { outboxMarker: { S: [{ exists: true }] } } },
               }),
             },
           ],

@@ -2,8 +2,8 @@ import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  outboxEntryOfImage,
   outboxMarkerItemOf,
+  outboxMarkerOfImage,
   UNCOMMITTED_MARKER_GRACE_MS,
 } from '../../lambdas/adapters/dynamodb/dynamodb-outbox.ts';
 import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
@@ -54,7 +54,7 @@ describe('DynamoDB outbox: marker items', () => {
     return pages.flatMap((page) => (page.Items ?? []).map((item) => unmarshall(item)));
   };
 
-  it('puts one marker per commit naming its revision, with no content, and deleting it leaves none', async () => {
+  it('puts one marker per commit naming its revision and holding its event, with no content, and deleting it leaves none', async () => {
     // Prepare
     const { revisions, outbox } = storage();
     const revision = revisionOf(notes, newRecordId(), 1, { content: { text: 'secret plan', tags: [] } });
@@ -71,6 +71,8 @@ describe('DynamoDB outbox: marker items', () => {
       pk: expect.stringMatching(/^outbox#[0-3]$/),
       sk: `${event.occurred_at}#${event.event_id}`,
       revision: JSON.stringify([notes.key, revisionSortKey(revision.id, 1)]),
+      outboxEvent: JSON.stringify(event),
+      markedAt: clock.now().toISOString(),
       ttl: Math.ceil(Date.parse(revision.expiresAt as string) / 1000),
     });
     expect(JSON.stringify(marker)).not.toContain('secret plan');
@@ -87,13 +89,67 @@ describe('DynamoDB outbox: marker items', () => {
     const item = await table.table.get({ pk: notes.key, sk: revisionSortKey(revision.id, 1) });
 
     // Act
-    const entry = outboxEntryOfImage(marshall(item, { removeUndefinedValues: true }));
-    await outbox.clearOutboxMarker(entry?.marker as string);
+    const marker = outboxMarkerOfImage(marshall(item, { removeUndefinedValues: true })) as string;
+    const entry = await outbox.pendingEntryOf(marker);
+    await outbox.clearOutboxMarker(marker);
 
-    // Assess
+    // Assess: and once deleted, a second delivery of the same stream record finds nothing to publish
     expect(entry?.event).toEqual(event);
     expect(await markers()).toEqual([]);
     expect(await outbox.pendingEvents(10)).toEqual([]);
+    expect(await outbox.pendingEntryOf(marker)).toBeUndefined();
+  });
+
+  it('keeps who wrote and with which idempotency key off the revision: only the marker, until published, holds the event', async () => {
+    // Prepare
+    const { revisions } = storage();
+    const revision = revisionOf(notes, newRecordId(), 1);
+    const event = { ...eventOf(revision), idempotency_key: 'agent-key-7' };
+
+    // Act
+    await revisions.append(revision, event);
+    const item = await table.table.get({ pk: notes.key, sk: revisionSortKey(revision.id, 1) });
+
+    // Assess
+    expect(JSON.stringify(item)).not.toContain('agent-key-7');
+    expect(JSON.stringify(item)).not.toContain(event.event_type);
+    expect(item?.outboxEvent).toBeUndefined();
+    expect(typeof item?.outboxMarker).toBe('string');
+  });
+
+  it('reads on past markers it cannot publish yet: a crowd of uncommitted ones never holds back a committed event', async () => {
+    // Prepare: 150 writers died between their marker and their revision, then one write committed
+    const { revisions, outbox } = storage();
+    for (let dead = 0; dead < 150; dead++) {
+      const orphan = revisionOf(notes, newRecordId(), 1);
+      await table.table.put(
+        outboxMarkerItemOf({ pk: notes.key, sk: revisionSortKey(orphan.id, 1) }, eventOf(orphan), clock.now()),
+      );
+    }
+    clock.advance(1_000);
+    const committed = revisionOf(notes, newRecordId(), 1, { updatedAt: clock.now().toISOString() });
+    const event = eventOf(committed);
+    await revisions.append(committed, event);
+
+    // Act: within the orphans' grace
+    const pending = await outbox.pendingEvents(10);
+
+    // Assess
+    expect(pending.map((entry) => entry.event.event_id)).toEqual([event.event_id]);
+  });
+
+  it('offers only events that occurred by the time asked for, reading no revision of younger markers', async () => {
+    // Prepare
+    const { revisions, outbox } = storage();
+    const older = revisionOf(notes, newRecordId(), 1, { updatedAt: '2026-12-01T09:00:00.000Z' });
+    const younger = revisionOf(notes, newRecordId(), 1, { updatedAt: '2026-12-01T09:59:30.000Z' });
+    for (const revision of [older, younger]) await revisions.append(revision, eventOf(revision));
+
+    // Act
+    const due = await outbox.pendingEvents(10, { occurredBefore: new Date('2026-12-01T09:59:00.000Z') });
+
+    // Assess
+    expect(due.map((entry) => entry.event.record_id)).toEqual([older.id]);
   });
 
   it('leaves no marker behind a write that lost to another writer', async () => {
@@ -120,10 +176,10 @@ describe('DynamoDB outbox: marker items', () => {
     // Prepare: a writer put its marker and died before its revision put
     const revision = revisionOf(notes, newRecordId(), 1);
     const event = eventOf(revision);
-    await table.table.put(outboxMarkerItemOf({ pk: notes.key, sk: revisionSortKey(revision.id, 1) }, event));
-    clock = new ManualClock(
-      new Date(Date.parse(event.occurred_at) + UNCOMMITTED_MARKER_GRACE_MS - 1_000).toISOString(),
-    );
+    // Marked well after the event's time: the grace runs from the marker, not from `occurred_at`
+    const markedAt = new Date(Date.parse(event.occurred_at) + 3_600_000);
+    await table.table.put(outboxMarkerItemOf({ pk: notes.key, sk: revisionSortKey(revision.id, 1) }, event, markedAt));
+    clock = new ManualClock(new Date(markedAt.getTime() + UNCOMMITTED_MARKER_GRACE_MS - 1_000));
     const { outbox } = storage();
 
     // Act + Assess: within the grace the writer may still commit, so the marker stays, unoffered
@@ -143,7 +199,7 @@ describe('DynamoDB outbox: marker items', () => {
     const winner = revisionOf(notes, id, 1);
     const winnerEvent = eventOf(winner);
     const stale = eventOf(revisionOf(notes, id, 1));
-    await table.table.put(outboxMarkerItemOf({ pk: notes.key, sk: revisionSortKey(id, 1) }, stale));
+    await table.table.put(outboxMarkerItemOf({ pk: notes.key, sk: revisionSortKey(id, 1) }, stale, clock.now()));
     await revisions.append(winner, winnerEvent);
 
     // Act

@@ -8,46 +8,64 @@ import { MemoryTableSchema } from './memory-table.ts';
 import { type Item, type MemoryTableClient, parseJsonAttribute } from './memory-table-client.ts';
 
 /*
- * The outbox as small marker items beside the revisions. A revision is put with its event (`outboxEvent`, for
- * good: the table's stream hands it to the relay); just before, the writer puts a marker item naming the
- * revision under one of a few `outbox#{shard}` partitions, sorted by when and which event. The relay deletes
- * the marker once the event is out; the sweep reads what is still marked, oldest first.
+ * The outbox as small marker items beside the revisions. Just before a revision is put, its writer puts a
+ * marker item under one of a few `outbox#{shard}` partitions, sorted by when and which event, holding the event
+ * and naming the revision; the revision names its marker (`outboxMarker`). The table's stream shows the relay
+ * each revision as it is committed: the relay reads the marker it names, publishes its event and deletes it.
+ * The sweep reads what is still marked, oldest first. The event (its actor, its idempotency key) is thus kept
+ * in clear only until it is published, never on the revision.
  *
  * Why not mark the revision itself, as this store once did: clearing an attribute of a revision is an update
  * billed by the revision's size (two write units for a typical note) plus a sparse index entry in and out —
- * four write units per event where a marker item's put and delete are two. The price is that a marker no
- * longer proves a commit: the revision put after it may have failed, so the sweep reads the revision back and
- * drops the markers of writes that never committed once no writer can still be committing them.
+ * four write units per event where a marker item's put and delete are two (and a read, an eighth of a write's
+ * price). The price is that a marker no longer proves a commit: the revision put after it may have failed, so
+ * the sweep reads the revision back and drops the markers of writes that never committed once no writer can
+ * still be committing them.
  */
 
 /** How long a writer can take from its marker to its revision: beyond Lambda's longest timeout (15 minutes). */
 export const UNCOMMITTED_MARKER_GRACE_MS = 16 * 60_000;
 
 const MARKER_PREFIX = 'outbox#';
+/** Markers of one shard the sweep reads per page, and the pages it reads past markers it cannot publish yet. */
+const SWEEP_PAGE = 100;
+const SWEEP_MAX_PAGES = 20;
 
-/** The key of the marker item of `event` (the event of a revision of the record `event.record_id`). */
-const markerKeyOf = (event: RecordEvent): { pk: string; sk: string } => ({
+interface MarkerKey {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+const markerKeyOf = (event: RecordEvent): MarkerKey => ({
   pk: `${MARKER_PREFIX}${shardOf(event.record_id)}`,
   sk: `${event.occurred_at}#${event.event_id}`,
 });
 
+const encodeMarker = (key: MarkerKey): string => encodeCursor(JSON.stringify([key.pk, key.sk]));
+
+/** Opaque to everyone but the store: which marker item an event has. */
+export const outboxMarkerOf = (event: RecordEvent): string => encodeMarker(markerKeyOf(event));
+
 /**
- * The marker item a writer puts before the revision `revision` that commits `event`. It expires with the
- * revision (`ttl`): the event of a record gone by then has nothing left to tell.
+ * The marker item a writer puts, at `markedAt`, before the revision `revision` that commits `event`. It expires
+ * with the revision (`ttl`): the event of a record gone by then has nothing left to tell.
  */
 export const outboxMarkerItemOf = (
   revision: { pk: string; sk: string; ttl?: number | undefined },
   event: RecordEvent,
+  markedAt: Date,
 ): Item => ({
   ...markerKeyOf(event),
   revision: JSON.stringify([revision.pk, revision.sk]),
+  outboxEvent: JSON.stringify(event),
+  markedAt: markedAt.toISOString(),
   ...(revision.ttl !== undefined && { ttl: revision.ttl }),
 });
 
-/** Opaque to everyone but the store: which marker item to delete. */
-export const outboxMarkerOf = (event: RecordEvent): string => {
+/** What a committed revision carries for the relay: which marker holds its event. */
+export const outboxAttributesOf = (event: RecordEvent): Item => {
   const { pk, sk } = markerKeyOf(event);
-  return encodeCursor(JSON.stringify([pk, sk]));
+  return { outboxMarker: JSON.stringify([pk, sk]) };
 };
 
 export class DynamoDbOutbox implements Outbox {
@@ -61,56 +79,85 @@ export class DynamoDbOutbox implements Outbox {
 
   /**
    * The events of committed revisions still marked, oldest first. Each marker's revision is read back (strongly
-   * consistent): a marker whose revision is not there, or is another writer's, is skipped — and deleted once
-   * older than `UNCOMMITTED_MARKER_GRACE_MS`, since that write can no longer commit.
+   * consistent): a marker whose revision is not there, or is another writer's, is skipped — and deleted once its
+   * writer can no longer commit (`UNCOMMITTED_MARKER_GRACE_MS` after it was put), or at once when another write
+   * holds its revision. Skipped markers do not count towards `limit`: the shard is read on past them.
    */
-  async pendingEvents(limit: number): Promise<readonly OutboxEntry[]> {
+  async pendingEvents(
+    limit: number,
+    options: { readonly occurredBefore?: Date } = {},
+  ): Promise<readonly OutboxEntry[]> {
+    // Sort keys are `{occurred_at}#{event_id}`: an event at the very instant asked for is included.
+    const before = `${options.occurredBefore?.toISOString() ?? '\uffff'}#\uffff`;
     const shards = Array.from({ length: MemoryTableSchema.outboxShards }, (_, shard) => `${MARKER_PREFIX}${shard}`);
-    const perShard = await Promise.all(
-      shards.map((pk) => this.#table.querySortKeys({ pk, from: '0', limit, consistent: false })),
-    );
-    const markers = perShard
-      .flatMap(({ items }) => items)
-      .sort((a, b) => String(a.sk).localeCompare(String(b.sk)))
+    const perShard = await Promise.all(shards.map((pk) => this.#pendingOfShard(pk, before, limit)));
+    return perShard
+      .flat()
+      .sort((a, b) => (a.event.occurred_at + a.event.event_id).localeCompare(b.event.occurred_at + b.event.event_id))
       .slice(0, limit);
-    const entries = await Promise.all(markers.map((marker) => this.#committedEntryOf(marker)));
-    return entries.filter((entry): entry is OutboxEntry => entry !== undefined);
+  }
+
+  async pendingEntryOf(marker: string): Promise<OutboxEntry | undefined> {
+    const item = await this.#table.get({ ...markerKeyFrom(marker) });
+    return item && typeof item.outboxEvent === 'string' ? { event: eventOf(item), marker } : undefined;
   }
 
   async clearOutboxMarker(marker: string): Promise<void> {
-    const [pk, sk] = JSON.parse(decodeCursor(marker, (position) => position.startsWith('['))) as [string, string];
-    if (!pk.startsWith(MARKER_PREFIX)) throw new TypeError('Not an outbox marker');
-    await this.#table.delete({ pk, sk });
+    await this.#table.delete({ ...markerKeyFrom(marker) });
+  }
+
+  async #pendingOfShard(pk: string, before: string, limit: number): Promise<OutboxEntry[]> {
+    const found: OutboxEntry[] = [];
+    let after: Item | undefined;
+    for (let page = 0; page < SWEEP_MAX_PAGES && found.length < limit; page++) {
+      const { items, lastKey } = await this.#table.query({
+        where: 'pk = :pk AND sk <= :before',
+        values: { ':pk': pk, ':before': before },
+        after,
+        limit: SWEEP_PAGE,
+        consistent: false,
+      });
+      const entries = await Promise.all(items.map((marker) => this.#committedEntryOf(marker)));
+      for (const entry of entries) if (entry) found.push(entry);
+      if (!lastKey) break;
+      after = lastKey;
+    }
+    return found;
   }
 
   async #committedEntryOf(marker: Item): Promise<OutboxEntry | undefined> {
     const [pk, sk] = JSON.parse(String(marker.revision)) as [string, string];
-    const revision = await this.#table.get({ pk, sk }, { projection: 'outboxEvent, writeId' });
-    const [, eventId] = String(marker.sk).split('#');
-    if (revision && typeof revision.outboxEvent === 'string' && revision.writeId === eventId) {
-      const event = parseJsonAttribute(revision.outboxEvent, RecordEvent);
-      return { event, marker: outboxMarkerOf(event) };
-    }
-    const markedAt = Date.parse(String(marker.sk).split('#')[0] ?? '');
-    if (revision || this.#clock.now().getTime() - markedAt > UNCOMMITTED_MARKER_GRACE_MS)
-      await this.#table.delete({ pk: String(marker.pk), sk: String(marker.sk) });
+    const key = { pk: String(marker.pk), sk: String(marker.sk) };
+    const event = eventOf(marker);
+    const revision = await this.#table.get({ pk, sk }, { projection: 'writeId' });
+    if (revision?.writeId === event.event_id) return { event, marker: encodeMarker(key) };
+    const markedAt = Date.parse(String(marker.markedAt ?? event.occurred_at));
+    if (revision || this.#clock.now().getTime() - markedAt > UNCOMMITTED_MARKER_GRACE_MS) await this.#table.delete(key);
     return undefined;
   }
 }
 
-/** The attributes a committed revision carries for the relay: its (already validated) event. */
-export const outboxAttributesOf = (event: RecordEvent): Item => ({ outboxEvent: JSON.stringify(event) });
-
 /**
- * The outbox entry a newly written item carries, if it is a revision: from the table's stream, whose new image
- * has the attributes of the item as written.
+ * The marker a newly written item names, if it is a revision: from the table's stream, whose new image has the
+ * attributes of the item as written.
  */
-export const outboxEntryOfImage = (image: Record<string, AttributeValue>): OutboxEntry | undefined => {
-  const { sk, outboxEvent } = unmarshall(image);
-  if (typeof sk !== 'string' || !sk.startsWith('R#') || typeof outboxEvent !== 'string') return undefined;
-  const event = parseJsonAttribute(outboxEvent, RecordEvent);
-  return { event, marker: outboxMarkerOf(event) };
+export const outboxMarkerOfImage = (image: Record<string, AttributeValue>): string | undefined => {
+  const { sk, outboxMarker } = unmarshall(image);
+  if (typeof sk !== 'string' || !sk.startsWith('R#') || typeof outboxMarker !== 'string') return undefined;
+  const [pk, markerSk] = JSON.parse(outboxMarker) as [unknown, unknown];
+  if (typeof pk !== 'string' || !pk.startsWith(MARKER_PREFIX) || typeof markerSk !== 'string') return undefined;
+  return encodeMarker({ pk, sk: markerSk });
 };
+
+/** A marker's item key; anything but a marker is refused, so no other item can be read or deleted through one. */
+const markerKeyFrom = (marker: string): MarkerKey => {
+  const [pk, sk] = JSON.parse(decodeCursor(marker, (position) => position.startsWith('['))) as [unknown, unknown];
+  if (typeof pk !== 'string' || !pk.startsWith(MARKER_PREFIX) || typeof sk !== 'string')
+    throw new TypeError('Not an outbox marker');
+  return { pk, sk };
+};
+
+const eventOf = (marker: Item): RecordEvent => parseJsonAttribute(String(marker.outboxEvent), RecordEvent);
 
 /** Spreads markers over a few partitions so the outbox never has one hot key. */
 const shardOf = (recordId: string): number => {

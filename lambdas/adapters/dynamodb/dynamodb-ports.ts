@@ -75,6 +75,7 @@ const recordStorageOn = (table: MemoryTableClient, options: StorageOptions): Rec
       directory,
       heads,
       metrics: options.metrics,
+      clock: options.clock,
       onCommitted: options.onCommitted,
     }),
     heads,

@@ -9,6 +9,7 @@ import {
   assertJournalWrittenOnce,
   type RevisionStore,
 } from '../../kernel/records/revision-store.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
 import type { DynamoDbHeadProjection } from './dynamodb-head-projection.ts';
 import type { DynamoDbNamespaceDirectory } from './dynamodb-namespace-directory.ts';
 import { outboxAttributesOf, outboxMarkerItemOf, outboxMarkerOf } from './dynamodb-outbox.ts';
@@ -21,6 +22,7 @@ export interface DynamoDbRevisionStoreOptions {
   directory: DynamoDbNamespaceDirectory;
   heads: DynamoDbHeadProjection;
   metrics: Metrics;
+  clock: Clock;
   /**
    * Told of each committed outbox entry. Local mode wires its relay here, standing in for the table's
    * stream; in AWS the stream itself triggers the relay and nothing is wired.
@@ -51,10 +53,14 @@ export class DynamoDbRevisionStore implements RevisionStore {
     const published = RecordEvent.parse(event);
     // `writeId` identifies this write on the item for good: see below, and the outbox's sweep.
     const item = { ...encoded, ...outboxAttributesOf(published), writeId: published.event_id };
-    const marker = outboxMarkerItemOf({ pk: revision.namespace.key, sk: sortKey, ttl: encoded.ttl }, published);
     if (options.after) await options.after;
+    const marker = outboxMarkerItemOf(
+      { pk: revision.namespace.key, sk: sortKey, ttl: encoded.ttl },
+      published,
+      this.#options.clock.now(),
+    );
     // Both before the commit: a committed revision's namespace is always findable by consumers and jobs, and its
-    // event by the outbox's sweep.
+    // event by the outbox's sweep. (Once a process knows the namespace, the marker put is a round trip of its own.)
     await Promise.all([directory.enter(revision.namespace), table.put(marker)]);
     const committed = await table.put(item, { expression: 'attribute_not_exists(pk)' });
     // The SDK retries a put whose response was lost; if the first attempt committed, the retry meets our own

@@ -161,10 +161,19 @@ export class InMemoryRecordStore
     return true;
   }
 
-  async pendingEvents(limit: number): Promise<readonly OutboxEntry[]> {
+  async pendingEvents(
+    limit: number,
+    options: { readonly occurredBefore?: Date } = {},
+  ): Promise<readonly OutboxEntry[]> {
+    const before = options.occurredBefore?.getTime() ?? Number.POSITIVE_INFINITY;
     return [...this.#outbox.values()]
+      .filter((entry) => Date.parse(entry.event.occurred_at) <= before)
       .sort((a, b) => (a.event.occurred_at + a.event.event_id).localeCompare(b.event.occurred_at + b.event.event_id))
       .slice(0, limit);
+  }
+
+  async pendingEntryOf(marker: string): Promise<OutboxEntry | undefined> {
+    return this.#outbox.get(marker);
   }
 
   async clearOutboxMarker(marker: string): Promise<void> {

@@ -45,6 +45,15 @@ export class OutboxRelay {
   }
 
   /**
+   * Publishes the entries the given markers name (the stream path, which sees a commit and its marker, not the
+   * event): a marker no longer pending was published already. Returns the markers that did not go out.
+   */
+  async relayMarkers(markers: readonly string[]): Promise<{ failedMarkers: readonly string[] }> {
+    const entries = await Promise.all(markers.map((marker) => this.#outbox.pendingEntryOf(marker)));
+    return this.relay(entries.filter((entry): entry is OutboxEntry => entry !== undefined));
+  }
+
+  /**
    * Republishes everything still marked and at least `minimumAgeMs` old (the scheduled sweep; locally the
    * relay loop with age 0). Stops when the outbox is drained or a round publishes nothing.
    */
@@ -53,10 +62,8 @@ export class OutboxRelay {
     let published = 0;
     let failed = 0;
     for (let round = 0; round < maxRounds; round++) {
-      const cutoff = this.#clock.now().getTime() - minimumAgeMs;
-      const due = (await this.#outbox.pendingEvents(batchSize)).filter(
-        (entry) => Date.parse(entry.event.occurred_at) <= cutoff,
-      );
+      const occurredBefore = new Date(this.#clock.now().getTime() - minimumAgeMs);
+      const due = await this.#outbox.pendingEvents(batchSize, { occurredBefore });
       if (due.length === 0) break;
       const { failedMarkers } = await this.relay(due);
       published += due.length - failedMarkers.length;

@@ -11,8 +11,14 @@ export interface OutboxEntry {
  * (so nothing committed can be dropped), and the relay clears the marker once published.
  */
 export interface Outbox {
-  /** Committed revisions still marked for publication, oldest first. */
-  pendingEvents(limit: number): Promise<readonly OutboxEntry[]>;
+  /**
+   * Committed revisions still marked for publication, oldest first: up to `limit` of them, of those that
+   * occurred at or before `occurredBefore` when it is given.
+   */
+  pendingEvents(limit: number, options?: { readonly occurredBefore?: Date }): Promise<readonly OutboxEntry[]>;
+
+  /** The entry `marker` names while it is pending; nothing once it has been cleared (published already). */
+  pendingEntryOf(marker: string): Promise<OutboxEntry | undefined>;
 
   /** Clears one outbox marker once its event is published; clearing twice is harmless. */
   clearOutboxMarker(marker: string): Promise<void>;

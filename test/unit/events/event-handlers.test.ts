@@ -1,7 +1,8 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { outboxMarkerOf } from '../../../lambdas/adapters/dynamodb/dynamodb-outbox.ts';
+import { outboxAttributesOf, outboxMarkerOf } from '../../../lambdas/adapters/dynamodb/dynamodb-outbox.ts';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { consumerHandler, relayOutboxStreamHandler } from '../../../lambdas/composition/aws-event-handlers.ts';
@@ -19,19 +20,25 @@ const streamRecord = (id: string, image: Record<string, AttributeValue>) => ({
 });
 
 describe('Handler: relayOutboxStream', () => {
-  it('publishes the marked revisions of a stream batch and reports only the failed ones as batch item failures', async () => {
+  it('publishes the events of a stream batch’s revisions still marked and reports only the failed ones as batch item failures', async () => {
     // Prepare
     const notes = scopeOf().namespace(KINDS.note);
     const [ok, refused] = [eventOf(revisionOf(notes, newRecordId(), 1)), eventOf(revisionOf(notes, newRecordId(), 1))];
+    const [published] = [eventOf(revisionOf(notes, newRecordId(), 1))];
     const image = (event: RecordEvent) => ({
       pk: { S: notes.key },
       sk: { S: `R#${event.record_id}#0000000001` },
-      outboxEvent: { S: JSON.stringify(event) },
+      ...marshall(outboxAttributesOf(event)),
     });
+    // The outbox still holds the markers of `ok` and `refused`; `published`'s went out already.
+    const pending = new Map(
+      [ok, refused].map((event) => [outboxMarkerOf(event), { event, marker: outboxMarkerOf(event) }]),
+    );
     const cleared: string[] = [];
     const relay = new OutboxRelay({
       outbox: {
         pendingEvents: async () => [],
+        pendingEntryOf: async (marker) => pending.get(marker),
         clearOutboxMarker: async (marker) => {
           cleared.push(marker);
         },
@@ -46,7 +53,9 @@ describe('Handler: relayOutboxStream', () => {
       Records: [
         streamRecord('stream-1', image(ok)),
         streamRecord('stream-2', image(refused)),
-        // A head projection or an outbox marker carries no event: nothing to relay.
+        // Delivered again after its event went out: its marker is gone, nothing to do.
+        streamRecord('stream-5', image(published)),
+        // A head projection or an outbox marker names no marker: nothing to relay.
         streamRecord('stream-3', { pk: { S: notes.key }, sk: { S: `H#${ok.record_id}` } }),
         streamRecord('stream-4', { pk: { S: 'outbox#1' }, sk: { S: `${ok.occurred_at}#${ok.event_id}` } }),
       ],
