@@ -92,6 +92,7 @@ export interface AwsAssumptions {
   readonly branchKeyCacheSeconds: number;
   readonly keyStoreReadUnitsPerMiss: number;
   readonly headProjectionReadUnits: number;
+  readonly relayMarkerReadUnits: number;
 }
 
 export const AWS_ASSUMPTIONS: AwsAssumptions = {
@@ -126,6 +127,11 @@ export const AWS_ASSUMPTIONS: AwsAssumptions = {
   keyStoreReadUnitsPerMiss: 1,
   /** The head projection consumer's read of the head item's revision in AWS (its memo knows only its own writes). */
   headProjectionReadUnits: 1,
+  /**
+   * The stream relay's read of each event's outbox marker in AWS (strongly consistent, under 4 KB): local mode's
+   * relay is handed the entry as committed and reads nothing.
+   */
+  relayMarkerReadUnits: 1,
 };
 
 /** The consumers of record events a deployment has, and the kinds each one's rule lets through. */
@@ -374,7 +380,7 @@ export const modelCorrectedCost = (
   const putEventsCalls = relayInvocations * Math.ceil(relayBatch / assumptions.putEventsEntriesPerCall);
   const eventMilliseconds =
     events * inputs.causedCpuMillisecondsPerEvent * assumptions.cpuStretch +
-    (events * inputs.causedStorageRoundTripsPerEvent + headProjectionReads) * assumptions.dynamoDbRoundTripMs +
+    (events * (inputs.causedStorageRoundTripsPerEvent + 1) + headProjectionReads) * assumptions.dynamoDbRoundTripMs +
     putEventsCalls * assumptions.putEventsRoundTripMs +
     // Each invocation is billed up to the next millisecond.
     ((relayInvocations + consumerInvocations) * LAMBDA_BILLING_INCREMENT_MS) / 2;
@@ -390,6 +396,7 @@ export const modelCorrectedCost = (
     own.readUnits +
     caused.readUnits +
     headProjectionReads * assumptions.headProjectionReadUnits +
+    events * assumptions.relayMarkerReadUnits +
     (branchKeyMissesPerOperation + causedBranchKeyMisses) * assumptions.keyStoreReadUnitsPerMiss;
   const dynamoDb =
     (writeUnits + indexWriteUnits) * DYNAMODB_ON_DEMAND_USD_PER_MILLION_WRITE_UNITS +
@@ -581,7 +588,8 @@ export const CORRECTED_MODEL_NOTES = [
     `poll (${AWS_ASSUMPTIONS.streamPollsPerSecond} a second on ${AWS_ASSUMPTIONS.streamShards} shard), publishes with PutEvents ` +
     `(${AWS_ASSUMPTIONS.putEventsEntriesPerCall} entries a call) and deletes the marker item; each consumer whose rule ` +
     "matches the event's kind is invoked once (from lambdas/generated/deployment.json), with the reads and writes it made " +
-    "locally, plus the head projection's read of the head item, which in AWS its own memo cannot spare.",
+    "locally, plus the head projection's read of the head item, which in AWS its own memo cannot spare, and the relay's read of the marker " +
+    '(the stream shows it the revision, which names its marker; locally the relay is handed the entry).',
   `Lambda duration, per function: the handler's CPU (its time one request at a time, less the time a storage request was in ` +
     `flight) stretched ${AWS_ASSUMPTIONS.cpuStretch.toFixed(2)}× (a ${LAMBDA_MEMORY_MB} MB function gets ${LAMBDA_MEMORY_MB}/1,769 of a vCPU), plus ` +
     `${AWS_ASSUMPTIONS.dynamoDbRoundTripMs} ms per DynamoDB round trip in sequence, ${AWS_ASSUMPTIONS.kmsRoundTripMs} ms per KMS round trip and ` +

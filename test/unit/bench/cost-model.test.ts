@@ -63,8 +63,8 @@ describe('Module: cost-model', () => {
         EVENTBRIDGE_USD_PER_MILLION_EVENTS + ((400 * 1_000_000) / 1024 ** 3) * EVENTBRIDGE_ARCHIVE_USD_PER_GB,
       );
       expect(cost.eventFunctions).toBeGreaterThan((2 + 1 / 15) * LAMBDA_ARM_USD_PER_MILLION_REQUESTS);
-      // The head projection reads the head in AWS: its memo knows only the heads it wrote
-      expect(cost.facts.readUnits).toBe(AWS_ASSUMPTIONS.headProjectionReadUnits);
+      // The head projection reads the head in AWS (its memo knows only the heads it wrote); the relay, the marker
+      expect(cost.facts.readUnits).toBe(AWS_ASSUMPTIONS.headProjectionReadUnits + AWS_ASSUMPTIONS.relayMarkerReadUnits);
     });
 
     it("invokes only the consumers whose rule takes the event's kind, and reads no head for a journal kind", () => {
@@ -83,7 +83,8 @@ describe('Module: cost-model', () => {
 
       // Assess
       expect(unfiltered.facts.consumerInvocations).toBe(2);
-      expect(unfiltered.facts.readUnits).toBe(0);
+      // The relay reads the event's marker whatever the kind; no consumer reads a head
+      expect(unfiltered.facts.readUnits).toBe(AWS_ASSUMPTIONS.relayMarkerReadUnits);
       expect(withRules.facts.consumerInvocations).toBe(0);
       expect(withRules.eventFunctions).toBeLessThan(unfiltered.eventFunctions);
     });
