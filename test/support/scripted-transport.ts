@@ -1,4 +1,5 @@
 import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from '@smithy/types';
+import { sdkBodyText } from '../../lambdas/adapters/crypto/local-kms.ts';
 import type { Metrics } from '../../lambdas/kernel/observability/metrics.port.ts';
 
 /** One request as it left an SDK client (KMS or DynamoDB): its operation, where it went, and its JSON input. */
@@ -116,14 +117,9 @@ export class RecordingMetrics implements Metrics {
   }
 }
 
-/** The JSON of a body as the SDK serialised it (bytes or text), read through a plain view of its bytes. */
+/** The JSON of a body as the SDK serialised it (bytes or text). */
 const jsonOf = (body: unknown): Record<string, unknown> => {
-  const text =
-    typeof body === 'string'
-      ? body
-      : body instanceof Uint8Array
-        ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
-        : '';
+  const text = sdkBodyText(body);
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 };
 

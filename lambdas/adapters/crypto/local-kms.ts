@@ -146,14 +146,19 @@ const answer = (statusCode: number, body: Record<string, unknown>, errorType?: s
   } as HttpResponse,
 });
 
+/**
+ * A request or response body as the SDK serialised it, as text. The SDK's JSON body is a Uint8Array subclass that
+ * warns when read as text: its bytes are read through a plain view.
+ */
+export const sdkBodyText = (body: unknown): string =>
+  typeof body === 'string'
+    ? body
+    : body instanceof Uint8Array
+      ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
+      : '';
+
 const parseBody = (body: unknown): Record<string, unknown> => {
-  // The SDK's JSON body is a Uint8Array subclass that warns when read as text: its bytes are read through a plain view.
-  const text =
-    typeof body === 'string'
-      ? body
-      : body instanceof Uint8Array
-        ? Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8')
-        : '';
+  const text = sdkBodyText(body);
   try {
     const parsed: unknown = text ? JSON.parse(text) : {};
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
