@@ -218,6 +218,8 @@ describe('Class: LocalKms', () => {
       ['an array', '[]'],
       ['JSON null', 'null'],
       ['text that is not JSON', 'not json'],
+      ['a JSON number', '5'],
+      ['a JSON string', '"Decrypt"'],
     ])('answers a body that is %s as a serialisation error', async (_, body) => {
       expect(await request('TrentService.Decrypt', body)).toMatchObject({
         status: 400,
@@ -242,17 +244,6 @@ describe('Class: LocalKms', () => {
 
     it('answers a target that names no service as unknown, though it is an operation’s name', async () => {
       expect(await request('Decrypt', '{}')).toMatchObject({ status: 400, type: 'UnknownOperationException' });
-    });
-
-    it.each([
-      ['a number', '5'],
-      ['a string', '"Decrypt"'],
-    ])('answers a body that is JSON %s as a serialisation error', async (_, body) => {
-      expect(await request('TrentService.Decrypt', body)).toMatchObject({
-        status: 400,
-        type: 'SerializationException',
-        body: { message: 'The request body is not a JSON object' },
-      });
     });
 
     it('reads a body given as bytes', async () => {
