@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   outboxMarkerItemOf,
   outboxMarkerOfImage,
@@ -170,6 +170,26 @@ describe('DynamoDB outbox: marker items', () => {
       `${winnerEvent.occurred_at}#${winnerEvent.event_id}`,
     ]);
     expect((await outbox.pendingEvents(10)).map((entry) => entry.event.event_id)).toEqual([winnerEvent.event_id]);
+  });
+
+  it('leaves no marker and no revision behind a write that fails before its commit', async () => {
+    // Prepare: the write waits on something that then fails (a belief waits on its session event's commit).
+    const { revisions } = storage();
+    const revision = revisionOf(notes, newRecordId(), 1);
+    let failPrerequisite: (error: Error) => void = () => undefined;
+    const prerequisite = new Promise((_, reject) => {
+      failPrerequisite = reject;
+    });
+
+    // Act: the marker is put while the revision is encrypted, before the prerequisite fails.
+    const write = revisions.append(revision, eventOf(revision), { after: prerequisite });
+    await vi.waitFor(async () => expect(await markers()).toHaveLength(1));
+    failPrerequisite(new Error('prerequisite failed'));
+
+    // Assess
+    await expect(write).rejects.toThrow('prerequisite failed');
+    expect(await markers()).toEqual([]);
+    expect(await revisions.getHead(notes, revision.id)).toBeUndefined();
   });
 
   it('never offers the marker of a commit that did not happen, and drops it once no writer can still make it', async () => {

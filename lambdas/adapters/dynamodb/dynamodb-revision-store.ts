@@ -13,6 +13,7 @@ import type { Clock } from '../../kernel/time/clock.ts';
 import type { DynamoDbHeadProjection } from './dynamodb-head-projection.ts';
 import type { DynamoDbNamespaceDirectory } from './dynamodb-namespace-directory.ts';
 import { outboxAttributesOf, outboxMarkerItemOf, outboxMarkerOf } from './dynamodb-outbox.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
 import type { MemoryTableClient } from './memory-table-client.ts';
 import { type RevisionItems, revisionSortKey, revisionsPrefixOf } from './revision-items.ts';
 
@@ -32,7 +33,7 @@ export interface DynamoDbRevisionStoreOptions {
 
 /**
  * The revisions, each its own item, appended with a single conditional put that carries the revision's event:
- * the commit point. An outbox marker item is put just before it (so nothing committed goes unmarked), and the
+ * the commit point. An outbox marker item is put before it (so nothing committed goes unmarked), and the
  * writer then moves the head projection (a third item) forward; a head it cannot move now is moved by the head
  * consumer or the reconciler.
  */
@@ -49,19 +50,29 @@ export class DynamoDbRevisionStore implements RevisionStore {
     // Awaited once the item is ready; until then a rejection must not count as unhandled.
     options.after?.catch(() => undefined);
     const sortKey = revisionSortKey(revision.id, revision.revision);
-    const encoded = await items.encode(revision, sortKey);
     const published = RecordEvent.parse(event);
-    // `writeId` identifies this write on the item for good: see below, and the outbox's sweep.
-    const item = { ...encoded, ...outboxAttributesOf(published), writeId: published.event_id };
-    if (options.after) await options.after;
     const marker = outboxMarkerItemOf(
-      { pk: revision.namespace.key, sk: sortKey, ttl: encoded.ttl },
+      { pk: revision.namespace.key, sk: sortKey, ttl: ttlEpochSeconds(Date.parse(revision.expiresAt)) },
       published,
       this.#options.clock.now(),
     );
     // Both before the commit: a committed revision's namespace is always findable by consumers and jobs, and its
-    // event by the outbox's sweep. (Once a process knows the namespace, the marker put is a round trip of its own.)
-    await Promise.all([directory.enter(revision.namespace), table.put(marker)]);
+    // event by the outbox's sweep. Started now, the marker's round trip overlaps the revision's encryption.
+    const marked = Promise.all([directory.enter(revision.namespace), table.put(marker)]);
+    marked.catch(() => undefined);
+    let encoded: Awaited<ReturnType<RevisionItems['encode']>>;
+    try {
+      encoded = await items.encode(revision, sortKey);
+      if (options.after) await options.after;
+      await marked;
+    } catch (error) {
+      // No revision will name this marker: drop it now rather than leave it to the sweep's grace.
+      await marked.catch(() => undefined);
+      await table.delete({ pk: marker.pk, sk: marker.sk }).catch(() => undefined);
+      throw error;
+    }
+    // `writeId` identifies this write on the item for good: see below, and the outbox's sweep.
+    const item = { ...encoded, ...outboxAttributesOf(published), writeId: published.event_id };
     const committed = await table.put(item, { expression: 'attribute_not_exists(pk)' });
     // The SDK retries a put whose response was lost; if the first attempt committed, the retry meets our own
     // item. Ours is a success, anyone else's is the concurrency loss it looks like.
