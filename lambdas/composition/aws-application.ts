@@ -9,6 +9,7 @@ import {
   contentCipherOver,
   HierarchicalKeys,
   perRecordKmsKeyring,
+  uncachedContentCipherOver,
 } from '../adapters/crypto/hierarchical-keys.ts';
 import { DynamoDbClientQuotaLedger } from '../adapters/dynamodb/dynamodb-client-quota-ledger.ts';
 import { dynamoDbPorts } from '../adapters/dynamodb/dynamodb-ports.ts';
@@ -156,7 +157,7 @@ export const awsApplication = async (
       clock,
       ids: createUlidGenerator(),
       kinds: RecordKinds.described(deployment.recordKinds, recordKindsOf(served)),
-      ...dynamoDbPorts({ table, cipher, clock, metrics, config }),
+      ...dynamoDbPorts({ table, cipher, indexCipher: uncachedContentCipherOver(keys), clock, metrics, config }),
       clientQuota: new DynamoDbClientQuotaLedger({ table }),
       // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
       publisher: () =>

@@ -4,6 +4,7 @@ import type { AnyConfigSection } from '../kernel/config/config-section.ts';
 import type { EventConsumer } from '../kernel/events/event-consumer.port.ts';
 import type { Kernel } from '../kernel/kernel.ts';
 import type { RecordKind } from '../kernel/namespaces/record-kind.ts';
+import type { NamespaceRebuilder, SearchProjection } from '../kernel/search/search-projection.ts';
 import type { WorkflowPolicy } from '../kernel/workflows/workflow-definition.ts';
 import type { WorkflowImplementation } from '../kernel/workflows/workflow-step-executor.ts';
 
@@ -29,6 +30,11 @@ export interface ModuleContext {
   readonly http: HttpContext;
   /** The services of a module this one lists in `requires` (built first). */
   use<Services>(module: CapabilityModule<Services, readonly AnyConfigSection[]>): Services;
+  /**
+   * How every module built in this process searches and shows its searchable kinds. Asked for when a search
+   * runs, not at build time: modules built after this one contribute too.
+   */
+  searchable(): readonly SearchProjection[];
 }
 
 /** What a module contributes once built; each part must match what the module declares. */
@@ -41,6 +47,10 @@ export interface ModuleRuntime<Services> {
   readonly consumers?: readonly EventConsumer[];
   /** One per declared workflow, by policy. */
   readonly workflows?: readonly WorkflowImplementation[];
+  /** One per searchable kind the module declares: how retrieval indexes and shows it. */
+  readonly searchable?: readonly SearchProjection[];
+  /** Projections of the module's own the reconciler rebuilds from canonical heads (retrieval's index). */
+  readonly rebuilders?: readonly NamespaceRebuilder[];
 }
 
 /**

@@ -76,6 +76,7 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
     throttle: new ClientThrottle({ clock: ports.clock, ledger: ports.clientQuota }),
   };
   const built = new Map<AnyCapabilityModule, ModuleRuntime<unknown>>();
+  const searchable = () => [...built.values()].flatMap((runtime) => runtime.searchable ?? []);
   for (const module of ordered) {
     const runtime = module.build({
       kernel,
@@ -85,6 +86,7 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
           throw new Error(`The ${module.name} module uses ${required.name} without requiring it`);
         return servicesOf(built, required);
       },
+      searchable,
     });
     checkRuntime(module, runtime);
     built.set(module, runtime);
@@ -124,7 +126,11 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
     system: {
       relay,
       consumers: Object.fromEntries(consumers.map((consumer) => [consumer.name, consumer])),
-      reconciler: new Reconciler({ ...ports, relay }),
+      reconciler: new Reconciler({
+        ...ports,
+        relay,
+        rebuilders: runtimes.flatMap((runtime) => runtime.rebuilders ?? []),
+      }),
       workflowSteps,
     },
     services: (module) => servicesOf(built, module),
@@ -156,6 +162,11 @@ const checkRuntime = (module: AnyCapabilityModule, runtime: ModuleRuntime<unknow
     (module.consumers ?? []).map((consumer) => consumer.name),
     (runtime.consumers ?? []).map((consumer) => consumer.name),
     'consumers',
+  );
+  same(
+    (module.recordKinds ?? []).filter((kind) => kind.searchable).map((kind) => kind.name),
+    (runtime.searchable ?? []).map((projection) => projection.kind.name),
+    'searchable kinds',
   );
   same(
     (module.workflows ?? []).map((workflow) => workflow.name),

@@ -1,4 +1,4 @@
-import { contentCipherOver } from '../adapters/crypto/hierarchical-keys.ts';
+import { contentCipherOver, uncachedContentCipherOver } from '../adapters/crypto/hierarchical-keys.ts';
 import { localHierarchicalKeys } from '../adapters/crypto/local-hierarchical-keys.ts';
 import { type LocalDynamoDbEngine, localDynamoDbClient } from '../adapters/dynamodb/dynamodb-client.ts';
 import { DynamoDbClientQuotaLedger } from '../adapters/dynamodb/dynamodb-client-quota-ledger.ts';
@@ -81,6 +81,7 @@ export const localApplication = async (options: LocalApplicationOptions): Promis
   const storage = dynamoDbPorts({
     table,
     cipher,
+    indexCipher: uncachedContentCipherOver(keys),
     clock,
     metrics,
     config: options.config,

@@ -12,6 +12,9 @@ import type { RecordMaintenance } from './records/record-maintenance.port.ts';
 import { RecordService, type RecordServiceSpec } from './records/record-service.ts';
 import type { RevisionStore } from './records/revision-store.port.ts';
 import { RevisionWriter } from './records/revision-writer.ts';
+import type { Embedder } from './search/embedder.port.ts';
+import type { SearchIndex } from './search/search-index.port.ts';
+import type { SearchIndexStore } from './search/search-index-store.port.ts';
 import type { Clock } from './time/clock.ts';
 import type { IdGenerator } from './time/ids.ts';
 import type { WorkflowRunStore } from './workflows/workflow-run.schema.ts';
@@ -40,6 +43,12 @@ export interface KernelPorts {
   readonly idempotency: IdempotencyStore;
   readonly auditTrail: AuditTrail;
   readonly workflowRuns: WorkflowRunStore;
+  /** Where the embedded search index of each namespace is kept, beside its records. */
+  readonly searchIndexStore: SearchIndexStore;
+  /** A search index outside the table (OpenSearch Serverless) when the deployment has one; else the embedded one. */
+  readonly searchIndex?: SearchIndex | undefined;
+  /** An embedding model (Bedrock) when the deployment names one; else the model-free default. */
+  readonly embedder?: Embedder | undefined;
 }
 
 /** The shared machinery a capability module builds on: the ports, and the services every capability shares. */

@@ -75,6 +75,7 @@ describe('Capability modules: a new capability is a folder and a line', () => {
       journal: false,
       organisationOwned: false,
       audited: true,
+      searchable: false,
     });
     expect(deployment.consumers.map((consumer) => consumer.name)).toContain('bookmark-counter');
     expect(service.configuration.defaults.bookmarks).toEqual({ horizonDays: 90 });

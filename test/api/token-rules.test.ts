@@ -14,6 +14,7 @@ const ROUTES = operationsOf(CAPABILITIES).flatMap((operation) =>
   operation.authenticated
     ? operation.routes.map((route) => ({
         method: route.method,
+        requiredScope: operation.requiredScope,
         template: route.path,
         path: route.path
           .replace('{projectId}', 'p7')
@@ -25,7 +26,8 @@ const ROUTES = operationsOf(CAPABILITIES).flatMap((operation) =>
       }))
     : [],
 );
-const WRITE_ROUTES = ROUTES.filter((route) => route.method !== 'GET');
+/** The routes that change something: all but the reads (GETs, and POSTs that only query, as search). */
+const WRITE_ROUTES = ROUTES.filter((route) => route.method !== 'GET' && route.requiredScope !== MEMORY_HUB_SCOPES.read);
 /** The operations only an administrator's client may call, reads among them. */
 const ADMIN_ROUTES = ROUTES.filter(
   (route) =>

@@ -75,6 +75,7 @@ describe('Class: Reconciler (DynamoDB adapter on the embedded engine)', () => {
       headsRepaired: 3,
       eventsRepublished: 6,
       eventsStillPending: 0,
+      projectionsRebuilt: 0,
     });
     expect((await storage.heads.listHeads(alice, { limit: 10 })).items.map((head) => head.revision)).toEqual([2, 2]);
     expect((await storage.heads.listHeads(bob, { limit: 10 })).items.map((head) => head.revision)).toEqual([2]);

@@ -5,6 +5,7 @@ import { InMemoryClientQuotaLedger } from '../../lambdas/adapters/memory/in-memo
 import { InMemoryDeadLetterQueue } from '../../lambdas/adapters/memory/in-memory-dead-letter-queue.ts';
 import { InMemoryIdempotencyStore } from '../../lambdas/adapters/memory/in-memory-idempotency-store.ts';
 import { InMemoryRecordStore } from '../../lambdas/adapters/memory/in-memory-record-store.ts';
+import { InMemorySearchIndexStore } from '../../lambdas/adapters/memory/in-memory-search-index-store.ts';
 import { InMemoryWorkflowRunStore } from '../../lambdas/adapters/memory/in-memory-workflow-run-store.ts';
 import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { jsonLinesLog } from '../../lambdas/adapters/observability/json-lines-log.ts';
@@ -15,8 +16,11 @@ import { auditModule } from '../../lambdas/capabilities/audit/audit.module.ts';
 import { guardrailsModule } from '../../lambdas/capabilities/guardrails/guardrails.module.ts';
 import { learningModule } from '../../lambdas/capabilities/learning/learning.module.ts';
 import { notesModule } from '../../lambdas/capabilities/notes/notes.module.ts';
-import type { AnyCapabilityModule } from '../../lambdas/composition/capability-module.ts';
+import { retrievalModule } from '../../lambdas/capabilities/retrieval/retrieval.module.ts';
+import type { SearchService } from '../../lambdas/capabilities/retrieval/search/search-service.ts';
+import type { AnyCapabilityModule, CapabilityModule } from '../../lambdas/composition/capability-module.ts';
 import { type ComposedService, composeService, type ServicePorts } from '../../lambdas/composition/compose-service.ts';
+import type { AnyConfigSection } from '../../lambdas/kernel/config/config-section.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { createUlidGenerator } from '../../lambdas/kernel/time/ids.ts';
 
@@ -43,6 +47,7 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
     idempotency: new InMemoryIdempotencyStore({ clock }),
     auditTrail,
     workflowRuns,
+    searchIndexStore: new InMemorySearchIndexStore(),
     publisher: (consumers) => {
       local.bus = new LocalEventBus({ consumers, deadLetters, metrics });
       return local.bus;
@@ -55,6 +60,17 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
     clientQuota: new InMemoryClientQuotaLedger(),
   };
   return { ports, clock, records, metrics, auditTrail, workflowRuns, deadLetters, local };
+};
+
+const servicesIfComposed = <Services>(
+  service: ComposedService,
+  module: CapabilityModule<Services, readonly AnyConfigSection[]>,
+): Services | undefined => {
+  try {
+    return service.services(module);
+  } catch {
+    return undefined;
+  }
 };
 
 /** The services of the whole service by the names tests call them, and the kernel's own machinery. */
@@ -72,6 +88,8 @@ export const backendOf = (service: ComposedService) => {
     appliedMemory,
     guardrails,
     audit,
+    /** Retrieval's search, in a service composed with the retrieval module (not yet one of the capabilities). */
+    search: servicesIfComposed(service, retrievalModule)?.search as SearchService,
     workflows: service.kernel.workflows,
     system: service.system,
     handlers: service.handlers,
@@ -85,9 +103,12 @@ export const assembleBackend = (ports: ServicePorts, modules: readonly AnyCapabi
   backendOf(composeService(ports, modules));
 
 /** The whole service on in-memory fakes and a clock the test moves. */
-export const inMemoryBackend = (clock = new ManualClock('2026-06-01T00:00:00.000Z')) => {
+export const inMemoryBackend = (
+  clock = new ManualClock('2026-06-01T00:00:00.000Z'),
+  modules: readonly AnyCapabilityModule[] = CAPABILITIES,
+) => {
   const fakes = inMemoryPorts(clock);
-  const backend = assembleBackend(fakes.ports);
+  const backend = assembleBackend(fakes.ports, modules);
   return {
     ...fakes,
     backend,

@@ -280,6 +280,9 @@ const isMissingBranchKey = (error: unknown): boolean =>
 export const contentCipherOver = (keys: HierarchicalKeys): ContentCipher =>
   new CachingContentCipher({ inner: new EncryptionSdkCipher({ keys }), maxAgeSeconds: keys.cacheSeconds });
 
+/** The same cipher without the plaintext cache, for what its caller holds decoded itself (the search index). */
+export const uncachedContentCipherOver = (keys: HierarchicalKeys): ContentCipher => new EncryptionSdkCipher({ keys });
+
 /** The keyring of the per-record cipher before branch keys, for decryption: one KMS Decrypt per record. */
 export const perRecordKmsKeyring = (parts: { sdk: EncryptionSdk; kms: KMS; keyArn: string }): KeyringNode =>
   new parts.sdk.KmsKeyringNode({ keyIds: [parts.keyArn], clientProvider: () => parts.kms });

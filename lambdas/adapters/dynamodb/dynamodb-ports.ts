@@ -13,6 +13,7 @@ import { DynamoDbNamespaceDirectory } from './dynamodb-namespace-directory.ts';
 import { DynamoDbOutbox } from './dynamodb-outbox.ts';
 import { DynamoDbRecordMaintenance } from './dynamodb-record-maintenance.ts';
 import { DynamoDbRevisionStore } from './dynamodb-revision-store.ts';
+import { DynamoDbSearchIndexStore } from './dynamodb-search-index-store.ts';
 import { DynamoDbWorkflowRunStore } from './dynamodb-workflow-run-store.ts';
 import { MemoryTableClient } from './memory-table-client.ts';
 import { RevisionItems } from './revision-items.ts';
@@ -36,6 +37,11 @@ export interface DynamoDbPortsOptions extends StorageOptions {
   /** The memory table as the process's other adapters reach it too (the quota ledger, local mode's dead letters). */
   table: MemoryTableClient;
   config: ConfigProvider;
+  /**
+   * The cipher of the search index's log and snapshots: one without a plaintext cache (an index is held decoded
+   * by the search index itself, and a snapshot can be megabytes). @default cipher
+   */
+  indexCipher?: ContentCipher;
 }
 
 type RecordStoragePorts = Pick<KernelPorts, 'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance'>;
@@ -49,7 +55,15 @@ export const dynamoDbPorts = (
   options: DynamoDbPortsOptions,
 ): Pick<
   KernelPorts,
-  'revisions' | 'heads' | 'outbox' | 'directory' | 'maintenance' | 'idempotency' | 'auditTrail' | 'workflowRuns'
+  | 'revisions'
+  | 'heads'
+  | 'outbox'
+  | 'directory'
+  | 'maintenance'
+  | 'idempotency'
+  | 'auditTrail'
+  | 'workflowRuns'
+  | 'searchIndexStore'
 > => {
   const { table } = options;
   return {
@@ -61,6 +75,11 @@ export const dynamoDbPorts = (
       retentionDays: () => kernelHousekeeping.of(options.config.current()).auditRetentionDays,
     }),
     workflowRuns: new DynamoDbWorkflowRunStore({ table, clock: options.clock }),
+    searchIndexStore: new DynamoDbSearchIndexStore({
+      table,
+      cipher: options.indexCipher ?? options.cipher,
+      clock: options.clock,
+    }),
   };
 };
 

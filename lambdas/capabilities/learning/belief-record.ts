@@ -19,9 +19,9 @@ import { DAY_MS, type LearningSettings } from './learning-settings.ts';
 
 /** The record kind of each rule kind: a namespace of beliefs per kind, narrowed to an agent or not. */
 export const BELIEF_KINDS: Readonly<Record<RuleKind, RecordKind>> = Object.freeze({
-  profile: defineRecordKind({ name: 'profile' }),
-  preference: defineRecordKind({ name: 'preference' }),
-  pattern: defineRecordKind({ name: 'pattern' }),
+  profile: defineRecordKind({ name: 'profile', searchable: true }),
+  preference: defineRecordKind({ name: 'preference', searchable: true }),
+  pattern: defineRecordKind({ name: 'pattern', searchable: true }),
 });
 
 const KEY_DIGEST_LENGTH = 22;

@@ -24,6 +24,7 @@ import {
   type RuleValue,
 } from './belief.schema.ts';
 import { BELIEF_KINDS, beliefExpiresAt, beliefIdOf, parseBeliefId, sourceEventIdsOf } from './belief-record.ts';
+import { type BeliefView, beliefViewOf, currentBeliefView } from './belief-view.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import type { LearningSettings } from './learning-settings.ts';
 import { assessBelief, evaluateBelief, type ValueAssessment } from './maturation-gate.ts';
@@ -34,14 +35,7 @@ const RESET_PAGE = 100;
 const MAX_HISTORY_REFILLS = 20;
 const RULE_KINDS = RuleKind.options;
 
-/** What a caller sees of one belief: the belief as evaluated now, and the record revision it is stored in. */
-export interface BeliefView {
-  readonly id: string;
-  readonly revision: number;
-  readonly belief: Belief;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-}
+export type { BeliefView } from './belief-view.ts';
 
 /** A belief and why it stands where it does: what `GET /v1/beliefs/{id}` shows. */
 export interface InspectedBelief extends BeliefView {
@@ -385,25 +379,12 @@ export class BeliefsService {
     return { head, namespace, agent: address.agent };
   }
 
-  /**
-   * A stored revision as the caller sees it now: evaluated at the current time with the agent's settings, so
-   * decay shows even before the periodic synthesis writes it down.
-   */
   #view(revision: RecordRevision, agent: string | undefined): BeliefView | undefined {
-    if (revision.status !== 'active') return undefined;
-    const stored = Belief.parse(revision.content);
-    return this.#viewOf(revision, evaluateBelief(stored, this.#deps.clock.now(), this.#deps.learning(agent)));
+    return currentBeliefView(revision, this.#deps.clock.now(), this.#deps.learning(agent));
   }
 
-  /** A revision with its belief as given: one just written (evaluated already), or as stored (history). */
   #viewOf(revision: RecordRevision, belief: Belief): BeliefView {
-    return {
-      id: revision.id,
-      revision: revision.revision,
-      belief,
-      createdAt: revision.createdAt,
-      updatedAt: revision.updatedAt,
-    };
+    return beliefViewOf(revision, belief);
   }
 }
 

@@ -1,6 +1,7 @@
 import { defineModule } from '../../composition/capability-module.ts';
 import { guardrailsModule } from '../guardrails/guardrails.module.ts';
 import { AppliedMemoryService } from './applied-memory-service.ts';
+import { beliefSearchProjections } from './belief.search.ts';
 import { BELIEF_KINDS } from './belief-record.ts';
 import { BELIEF_SYNTHESIS, beliefSynthesis } from './belief-synthesis.workflow.ts';
 import { BeliefsService } from './beliefs-service.ts';
@@ -56,6 +57,7 @@ export const learningModule = defineModule({
     return {
       services,
       handlers: learningHandlers(services, http),
+      searchable: beliefSearchProjections({ clock: kernel.clock, learning }),
       workflows: [
         beliefSynthesis({
           heads: kernel.heads,

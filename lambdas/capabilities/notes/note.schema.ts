@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
 
 /** A principal's or a team's note. */
-export const NOTE = defineRecordKind({ name: 'note' });
+export const NOTE = defineRecordKind({ name: 'note', searchable: true });
 
 export const NOTE_TEXT_MAX_LENGTH = 16_000;
 export const NOTE_TAGS_MAX = 20;

@@ -2,6 +2,7 @@ import { defineModule } from '../../composition/capability-module.ts';
 import { notesHandlers } from './http/notes.handlers.ts';
 import { NOTES_OPERATIONS } from './http/notes.operations.ts';
 import { NOTE, NoteContent } from './note.schema.ts';
+import { noteSearchProjection } from './note.search.ts';
 import { notesRetention } from './notes.config.ts';
 import { NotesService } from './notes-service.ts';
 
@@ -12,13 +13,16 @@ export const notesModule = defineModule({
   operations: NOTES_OPERATIONS,
   config: [notesRetention],
   build: ({ kernel, http }) => {
-    const notes = new NotesService(
-      kernel.recordService({
-        kind: NOTE,
-        content: NoteContent,
-        horizonDays: ({ agent }) => notesRetention.of(kernel.config.current(), agent).noteHorizonDays,
-      }),
-    );
-    return { services: { notes }, handlers: notesHandlers(notes, http) };
+    const records = kernel.recordService({
+      kind: NOTE,
+      content: NoteContent,
+      horizonDays: ({ agent }) => notesRetention.of(kernel.config.current(), agent).noteHorizonDays,
+    });
+    const notes = new NotesService(records);
+    return {
+      services: { notes },
+      handlers: notesHandlers(notes, http),
+      searchable: [noteSearchProjection(records)],
+    };
   },
 });

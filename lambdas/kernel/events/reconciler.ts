@@ -2,8 +2,10 @@ import type { RecordKinds } from '../namespaces/record-kind.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
 import type { HeadProjection } from '../records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
+import type { RecordRevision } from '../records/record.schema.ts';
 import type { RecordMaintenance } from '../records/record-maintenance.port.ts';
 import type { RevisionStore } from '../records/revision-store.port.ts';
+import type { NamespaceRebuilder } from '../search/search-projection.ts';
 import type { OutboxRelay } from './outbox-relay.ts';
 
 export interface ReconcileReport {
@@ -15,23 +17,28 @@ export interface ReconcileReport {
   readonly eventsRepublished: number;
   /** Outbox events that still could not be published (the bus is still down). */
   readonly eventsStillPending: number;
+  /** Namespace projections rebuilt from the canonical heads (the search index), one per namespace and rebuilder. */
+  readonly projectionsRebuilt: number;
 }
 
 const PAGE = 100;
 
 export interface ReconcilerDependencies {
   readonly revisions: Pick<RevisionStore, 'getHead'>;
-  readonly heads: Pick<HeadProjection, 'projectHead'>;
+  readonly heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
   readonly maintenance: Pick<RecordMaintenance, 'listRecordIds'>;
   readonly directory: NamespaceDirectory;
   readonly relay: OutboxRelay;
   /** Every record kind of the deployment: the directory holds namespaces of all of them. */
   readonly kinds: RecordKinds;
+  /** Derived projections rebuilt from each namespace's heads once its heads are repaired. */
+  readonly rebuilders?: readonly NamespaceRebuilder[] | undefined;
 }
 
 /**
  * Rebuilds projections from canonical state: every record's head projection is moved to its greatest
- * committed revision, and every event still in the outbox is published. Says what it repaired.
+ * committed revision, each namespace's derived projections (the search index) are rebuilt from its heads, and
+ * every event still in the outbox is published. Says what it repaired.
  */
 export class Reconciler {
   readonly #deps: ReconcilerDependencies;
@@ -44,6 +51,7 @@ export class Reconciler {
     let namespaces = 0;
     let records = 0;
     let headsRepaired = 0;
+    let projectionsRebuilt = 0;
     let cursor: string | undefined;
     do {
       const page = await this.#deps.directory.list({ limit: PAGE, cursor, tenant: options.tenant });
@@ -51,6 +59,9 @@ export class Reconciler {
         const namespace = namespaceFromStorageKey(entry.key, this.#deps.kinds);
         if (!namespace) continue;
         namespaces += 1;
+        const rebuilders = (this.#deps.rebuilders ?? []).filter((rebuilder) => rebuilder.handles(namespace.kind));
+        const live: RecordRevision[] = [];
+        const ended: [string, number][] = [];
         let recordCursor: string | undefined;
         do {
           const ids = await this.#deps.maintenance.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
@@ -58,9 +69,16 @@ export class Reconciler {
             records += 1;
             const head = await this.#deps.revisions.getHead(namespace, id);
             if (head && (await this.#deps.heads.projectHead(head))) headsRepaired += 1;
+            if (rebuilders.length === 0) continue;
+            if (head) live.push(head);
+            else ended.push([id, (await this.#deps.heads.projectedRevision(namespace, id)) ?? 1]);
           }
           recordCursor = ids.nextCursor;
         } while (recordCursor);
+        for (const rebuilder of rebuilders) {
+          await rebuilder.rebuild(namespace, { live, ended });
+          projectionsRebuilt += 1;
+        }
       }
       cursor = page.nextCursor;
     } while (cursor);
@@ -71,6 +89,7 @@ export class Reconciler {
       headsRepaired,
       eventsRepublished: relayed.published,
       eventsStillPending: relayed.failed,
+      projectionsRebuilt,
     };
   }
 }

@@ -16,6 +16,8 @@ export interface RecordKind {
   readonly organisationOwned: boolean;
   /** Each committed revision gets its own audit entry; false for kinds audited where what they teach lands. */
   readonly audited: boolean;
+  /** Indexed for search: its capability contributes a SearchProjection, and the search index consumer takes its events. */
+  readonly searchable: boolean;
 }
 
 /** Names end up in storage keys (`…/{kind}/…`): lower-case words joined by hyphens. */
@@ -29,6 +31,7 @@ export const defineRecordKind = (definition: {
   readonly journal?: boolean;
   readonly organisationOwned?: boolean;
   readonly audited?: boolean;
+  readonly searchable?: boolean;
 }): RecordKind => {
   if (!RECORD_KIND_NAME.test(definition.name))
     throw new TypeError(`A record kind name is lower-case words joined by hyphens, not "${definition.name}"`);
@@ -37,6 +40,7 @@ export const defineRecordKind = (definition: {
     journal: definition.journal ?? false,
     organisationOwned: definition.organisationOwned ?? false,
     audited: definition.audited ?? true,
+    searchable: definition.searchable ?? false,
   });
   declared.add(kind);
   return kind;
@@ -47,7 +51,13 @@ export const isRecordKind = (candidate: unknown): candidate is RecordKind =>
 
 /** A record kind as data, in the deployment document: what a function that does not run its module knows of it. */
 export const RecordKindDescription = z
-  .object({ name: z.string(), journal: z.boolean(), organisationOwned: z.boolean(), audited: z.boolean() })
+  .object({
+    name: z.string(),
+    journal: z.boolean(),
+    organisationOwned: z.boolean(),
+    audited: z.boolean(),
+    searchable: z.boolean(),
+  })
   .strict()
   .readonly();
 export type RecordKindDescription = z.infer<typeof RecordKindDescription>;
@@ -57,6 +67,7 @@ export const describeRecordKind = (kind: RecordKind): RecordKindDescription => (
   journal: kind.journal,
   organisationOwned: kind.organisationOwned,
   audited: kind.audited,
+  searchable: kind.searchable,
 });
 
 /**

@@ -31,7 +31,15 @@ export type MetricName =
   | 'config.first_read_fallback'
   | 'http.server_error'
   /** A request was refused because its app client is over its bound (`throttle` in the configuration). */
-  | 'http.client_throttled';
+  | 'http.client_throttled'
+  /** A search hit whose index entry no longer matched the canonical record (gone, revised, out of scope): dropped. */
+  | 'search.stale_dropped'
+  /** The search index could not answer; the search scanned the namespace instead, and said so. */
+  | 'search.index_unavailable'
+  /** A namespace's search index was loaded into this process (cold, or after a gap in its log). */
+  | 'search.index_loaded'
+  /** A snapshot of a namespace's search index was written (compaction or rebuild). */
+  | 'search.index_compacted';
 
 export const noMetrics: Metrics = {
   count: () => undefined,

@@ -142,7 +142,7 @@ export class RecordService<Content> {
     );
     // Dependent work that writes nothing never awaits it; its rejection is still answered below.
     committed.catch(() => undefined);
-    const [write, work] = await Promise.allSettled([committing, dependent(this.#view(prepared.first), committed)]);
+    const [write, work] = await Promise.allSettled([committing, dependent(this.view(prepared.first), committed)]);
     if (write.status === 'rejected') throw write.reason;
     // A concurrent replay committed the record first: the dependent work wrote nothing; do it on that record.
     if (!write.value.ownWrite) {
@@ -186,31 +186,31 @@ export class RecordService<Content> {
     const { namespace, first, replayed, idempotencyKey } = prepared;
     try {
       await this.#deps.writer.append(first, 'record.created', { idempotencyKey });
-      return { result: { record: this.#view(first), replayed }, ownWrite: true };
+      return { result: { record: this.view(first), replayed }, ownWrite: true };
     } catch (error) {
       // Under an Idempotency-Key the record id belongs to the key: whoever of the first attempt and its replays
       // committed revision 1, every one of them answers with it.
       if (!(error instanceof RevisionConflictError) || idempotencyKey === undefined) throw error;
       const committed = await this.#deps.revisions.getRevision(namespace, first.id, 1);
       if (!committed) throw new NotFoundError({ cause: error });
-      return { result: { record: this.#view(committed), replayed }, ownWrite: false };
+      return { result: { record: this.view(committed), replayed }, ownWrite: false };
     }
   }
 
   async get(scope: Scope, narrowing: Narrowing, id: string): Promise<RecordView<Content>> {
-    return this.#view(await this.#liveHead(scope.namespace(this.#kind.kind, narrowing), id));
+    return this.view(await this.#liveHead(scope.namespace(this.#kind.kind, narrowing), id));
   }
 
   async list(scope: Scope, narrowing: Narrowing, page: PageRequest): Promise<Page<RecordView<Content>>> {
     const heads = await this.#deps.heads.listHeads(scope.namespace(this.#kind.kind, narrowing), page);
-    return { items: heads.items.map((head) => this.#view(head)), nextCursor: heads.nextCursor };
+    return { items: heads.items.map((head) => this.view(head)), nextCursor: heads.nextCursor };
   }
 
   async history(scope: Scope, narrowing: Narrowing, id: string, page: PageRequest): Promise<Page<RecordView<Content>>> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     await this.#liveHead(namespace, id);
     const revisions = await this.#deps.revisions.listRevisions(namespace, id, page);
-    return { items: revisions.items.map((revision) => this.#view(revision)), nextCursor: revisions.nextCursor };
+    return { items: revisions.items.map((revision) => this.view(revision)), nextCursor: revisions.nextCursor };
   }
 
   /**
@@ -234,7 +234,7 @@ export class RecordService<Content> {
       expiresAt: this.#expiry(narrowing, content),
     });
     await this.#deps.writer.appendExpected(next, 'record.revised');
-    return this.#view(next);
+    return this.view(next);
   }
 
   /**
@@ -264,7 +264,7 @@ export class RecordService<Content> {
       sourceEventIds: [],
     });
     await this.#deps.writer.appendExpected(next, live ? 'record.revised' : 'record.created');
-    return { record: this.#view(next), created: live === undefined };
+    return { record: this.view(next), created: live === undefined };
   }
 
   /**
@@ -303,7 +303,8 @@ export class RecordService<Content> {
     ).toISOString();
   }
 
-  #view(revision: RecordRevision): RecordView<Content> {
+  /** The API's view of a revision of this kind: the envelope, with the content parsed by the kind's schema. */
+  view(revision: RecordRevision): RecordView<Content> {
     return {
       id: revision.id,
       kind: revision.namespace.kind.name,

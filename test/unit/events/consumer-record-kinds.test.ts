@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { deploymentDocument } from '../../../lambdas/app/documents.ts';
 import { SERVICE } from '../../../lambdas/app/service-tables.ts';
 import { AUDIT_CONSUMER, AuditConsumer } from '../../../lambdas/capabilities/audit/audit.consumer.ts';
+import {
+  SEARCH_INDEX_CONSUMER,
+  SearchIndexConsumer,
+} from '../../../lambdas/capabilities/retrieval/search-index.consumer.ts';
 import type { AuditTrail } from '../../../lambdas/kernel/audit/audit-trail.port.ts';
 import type { EventConsumer } from '../../../lambdas/kernel/events/event-consumer.port.ts';
 import { HeadProjectionConsumer } from '../../../lambdas/kernel/events/head-projection.consumer.ts';
@@ -39,6 +43,20 @@ const consumersTouchingStorage: Record<string, (touched: () => void) => EventCon
         },
       } as unknown as NamespaceDirectory,
       kinds: SERVICE.kinds,
+    }),
+  [SEARCH_INDEX_CONSUMER]: (touched) =>
+    new SearchIndexConsumer({
+      index: { name: 'test', apply: unreachable, rebuild: unreachable, candidates: unreachable },
+      revisions: { getHead: unreachable },
+      directory: {
+        resolve: async () => {
+          touched();
+          return undefined;
+        },
+      } as unknown as NamespaceDirectory,
+      kinds: SERVICE.kinds,
+      projections: () => [],
+      embedder: { model: 'test', dimensions: 1, embed: unreachable },
     }),
   [AUDIT_CONSUMER]: (touched) =>
     new AuditConsumer({

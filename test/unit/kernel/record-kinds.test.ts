@@ -13,15 +13,27 @@ describe('Function: defineRecordKind', () => {
     const kind = defineRecordKind({ name: 'note' });
 
     // Assess
-    expect(kind).toEqual({ name: 'note', journal: false, organisationOwned: false, audited: true });
+    expect(kind).toEqual({ name: 'note', journal: false, organisationOwned: false, audited: true, searchable: false });
     expect(Object.isFrozen(kind)).toBe(true);
     expect(isRecordKind(kind)).toBe(true);
   });
 
   it('keeps the traits it is given', () => {
-    const kind = defineRecordKind({ name: 'session-events', journal: true, organisationOwned: true, audited: false });
+    const kind = defineRecordKind({
+      name: 'session-events',
+      journal: true,
+      organisationOwned: true,
+      audited: false,
+      searchable: true,
+    });
 
-    expect(kind).toEqual({ name: 'session-events', journal: true, organisationOwned: true, audited: false });
+    expect(kind).toEqual({
+      name: 'session-events',
+      journal: true,
+      organisationOwned: true,
+      audited: false,
+      searchable: true,
+    });
   });
 
   // A kind's name is a segment of every storage key of its records: nothing else may pass.
@@ -54,7 +66,13 @@ describe('Function: describeRecordKind', () => {
 
     const description = describeRecordKind(kind);
 
-    expect(description).toEqual({ name: 'guardrail', journal: false, organisationOwned: true, audited: true });
+    expect(description).toEqual({
+      name: 'guardrail',
+      journal: false,
+      organisationOwned: true,
+      audited: true,
+      searchable: false,
+    });
     expect(RecordKindDescription.parse(description)).toEqual(description);
     expect(() => RecordKindDescription.parse({ ...description, secret: true })).toThrow();
     expect(() => RecordKindDescription.parse({ name: 'guardrail' })).toThrow();
@@ -94,7 +112,7 @@ describe('Class: RecordKinds', () => {
       const note = defineRecordKind({ name: 'note' });
       const descriptions = [
         describeRecordKind(note),
-        { name: 'profile', journal: false, organisationOwned: false, audited: true },
+        { name: 'profile', journal: false, organisationOwned: false, audited: true, searchable: true },
       ];
 
       // Act
@@ -105,6 +123,7 @@ describe('Class: RecordKinds', () => {
       expect(kinds.get('note')).toBe(note);
       expect(isRecordKind(kinds.get('profile'))).toBe(true);
       expect(kinds.get('profile')?.audited).toBe(true);
+      expect(kinds.get('profile')?.searchable).toBe(true);
     });
 
     it('refuses a document that leaves out a kind declared in code', () => {

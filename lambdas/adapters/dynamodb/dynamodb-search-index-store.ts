@@ -1,0 +1,140 @@
+import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
+import type { Namespace } from '../../kernel/namespaces/namespace.ts';
+import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-index-store.port.ts';
+import type { Clock } from '../../kernel/time/clock.ts';
+import { ttlEpochSeconds } from './memory-table.ts';
+import type { Item, MemoryTableClient } from './memory-table-client.ts';
+
+/*
+ * The embedded search index beside the records of its namespace (same partition key):
+ * - `S#c#{sequence:012}` — one log entry, put only if that sequence is free (how writers take turns);
+ * - `S#h#{sequence:012}` — a snapshot's header, written after its chunks `S#s#{sequence:012}#{chunk:04}`, so a
+ *   snapshot whose header is there is whole.
+ * Each body is encrypted under the namespace's key, bound to its item (the encryption context names the item),
+ * and log entries expire on their own (`LOG_RETENTION_DAYS`): by then a snapshot holds what they said.
+ */
+
+const LOG = 'S#c#';
+const HEADER = 'S#h#';
+const CHUNKS = 'S#s#';
+/** A snapshot's ciphertext per chunk item: well under DynamoDB's 400 KB item limit. */
+const CHUNK_BYTES = 350_000;
+/** Log entries expire on their own after this: far beyond how long the index goes without a snapshot. */
+export const LOG_RETENTION_DAYS = 30;
+/** Snapshots kept: the newest, and the one before (a reader may be midway through it). */
+const SNAPSHOTS_KEPT = 2;
+
+const sequenceKey = (sequence: number): string => String(sequence).padStart(12, '0');
+const sequenceOf = (sk: string, prefix: string): number => Number(sk.slice(prefix.length, prefix.length + 12));
+
+export class DynamoDbSearchIndexStore implements SearchIndexStore {
+  readonly #table: MemoryTableClient;
+  readonly #cipher: ContentCipher;
+  readonly #clock: Clock;
+
+  constructor(options: { table: MemoryTableClient; cipher: ContentCipher; clock: Clock }) {
+    this.#table = options.table;
+    this.#cipher = options.cipher;
+    this.#clock = options.clock;
+  }
+
+  async latestSequence(namespace: Namespace): Promise<number> {
+    const { items } = await this.#table.querySortKeys({
+      pk: namespace.key,
+      prefix: LOG,
+      forward: false,
+      limit: 1,
+      projection: 'sk',
+    });
+    const [newest] = items;
+    return newest ? sequenceOf(String(newest.sk), LOG) : 0;
+  }
+
+  async append(namespace: Namespace, entry: SealedEntry): Promise<boolean> {
+    const sk = `${LOG}${sequenceKey(entry.sequence)}`;
+    const expiresAt = this.#clock.now().getTime() + LOG_RETENTION_DAYS * 86_400_000;
+    return this.#table.put(
+      { pk: namespace.key, sk, body: await this.#seal(namespace, sk, entry.body), ttl: ttlEpochSeconds(expiresAt) },
+      { expression: 'attribute_not_exists(pk)' },
+    );
+  }
+
+  async entriesAfter(namespace: Namespace, after: number, limit: number): Promise<readonly SealedEntry[]> {
+    const { items } = await this.#table.querySortKeys({
+      pk: namespace.key,
+      prefix: LOG,
+      after: `${LOG}${sequenceKey(after)}`,
+      limit,
+      consistent: false,
+    });
+    return Promise.all(
+      items.map(async (item) => ({
+        sequence: sequenceOf(String(item.sk), LOG),
+        body: await this.#open(namespace, String(item.sk), item.body),
+      })),
+    );
+  }
+
+  async latestSnapshot(namespace: Namespace): Promise<SealedEntry | undefined> {
+    const headers = await this.#headers(namespace, 1);
+    const [header] = headers;
+    if (!header) return undefined;
+    const sequence = sequenceOf(String(header.sk), HEADER);
+    const { items } = await this.#table.querySortKeys({
+      pk: namespace.key,
+      prefix: `${CHUNKS}${sequenceKey(sequence)}#`,
+      limit: Number(header.chunks),
+    });
+    if (items.length !== Number(header.chunks)) throw new TypeError('A search index snapshot is missing chunks');
+    const sealed = Buffer.concat(items.map((item) => item.chunk as Uint8Array));
+    return { sequence, body: await this.#open(namespace, String(header.sk), sealed) };
+  }
+
+  async writeSnapshot(namespace: Namespace, snapshot: SealedEntry): Promise<void> {
+    const headerKey = `${HEADER}${sequenceKey(snapshot.sequence)}`;
+    const sealed = await this.#seal(namespace, headerKey, snapshot.body);
+    const chunks: Uint8Array[] = [];
+    for (let offset = 0; offset < sealed.length; offset += CHUNK_BYTES)
+      chunks.push(sealed.subarray(offset, offset + CHUNK_BYTES));
+    // Chunks first, the header last: a header is only ever there for a whole snapshot.
+    await Promise.all(
+      chunks.map((chunk, index) =>
+        this.#table.put({
+          pk: namespace.key,
+          sk: `${CHUNKS}${sequenceKey(snapshot.sequence)}#${String(index).padStart(4, '0')}`,
+          chunk,
+        }),
+      ),
+    );
+    await this.#table.put({ pk: namespace.key, sk: headerKey, chunks: chunks.length });
+    await this.#dropSnapshotsBefore(namespace);
+  }
+
+  async #headers(namespace: Namespace, limit: number): Promise<Item[]> {
+    const { items } = await this.#table.querySortKeys({ pk: namespace.key, prefix: HEADER, forward: false, limit });
+    return items;
+  }
+
+  /** Older snapshots than the newest `SNAPSHOTS_KEPT`: their chunks first, then their header. */
+  async #dropSnapshotsBefore(namespace: Namespace): Promise<void> {
+    const headers = await this.#headers(namespace, SNAPSHOTS_KEPT + 5);
+    for (const header of headers.slice(SNAPSHOTS_KEPT)) {
+      const sequence = sequenceKey(sequenceOf(String(header.sk), HEADER));
+      await Promise.all(
+        Array.from({ length: Number(header.chunks) }, (_, index) =>
+          this.#table.delete({ pk: namespace.key, sk: `${CHUNKS}${sequence}#${String(index).padStart(4, '0')}` }),
+        ),
+      );
+      await this.#table.delete({ pk: namespace.key, sk: String(header.sk) });
+    }
+  }
+
+  #seal(namespace: Namespace, sk: string, body: Uint8Array): Promise<Uint8Array> {
+    return this.#cipher.encrypt(body, { tenant: namespace.tenant, namespace: namespace.key, recordId: sk });
+  }
+
+  #open(namespace: Namespace, sk: string, sealed: unknown): Promise<Uint8Array> {
+    if (!(sealed instanceof Uint8Array)) throw new TypeError('A search index item holds no sealed body');
+    return this.#cipher.decrypt(sealed, { tenant: namespace.tenant, namespace: namespace.key, recordId: sk });
+  }
+}

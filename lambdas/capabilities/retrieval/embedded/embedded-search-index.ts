@@ -1,0 +1,159 @@
+import { ServiceUnavailableError } from '../../../kernel/errors/domain-error.ts';
+import type { Namespace } from '../../../kernel/namespaces/namespace.ts';
+import type { Metrics } from '../../../kernel/observability/metrics.port.ts';
+import type { IndexChange } from '../../../kernel/search/search-document.ts';
+import {
+  type CandidateQuery,
+  type CandidateSet,
+  type RebuiltState,
+  type SearchIndex,
+  SearchIndexUnavailableError,
+} from '../../../kernel/search/search-index.port.ts';
+import type { SearchIndexStore } from '../../../kernel/search/search-index-store.port.ts';
+import { decodeChanges, decodeSnapshot, encodeChanges, encodeSnapshot } from './index-codec.ts';
+import { NamespaceIndex, type NamespaceIndexParts } from './namespace-index.ts';
+
+export interface EmbeddedSearchIndexOptions {
+  readonly store: SearchIndexStore;
+  /** Fresh, empty keyword and vector legs for one namespace. */
+  readonly parts: () => NamespaceIndexParts;
+  readonly metrics: Metrics;
+  /** Documents kept in memory over all namespaces; the least recently searched namespaces go first. */
+  readonly capacity?: number;
+  /** A snapshot is written every this many log entries, so a cold load reads a snapshot and at most this many. */
+  readonly compactEvery?: number;
+}
+
+const LOG_PAGE = 200;
+const APPEND_ATTEMPTS = 20;
+
+/**
+ * The default index: each namespace's index lives beside its records as a sealed log of changes plus snapshots
+ * (SearchIndexStore), and a process keeps the namespaces it searches in memory, revalidating each by reading
+ * the log after the sequence it holds — one small query when nothing changed — so a search never reads the
+ * namespace's records. The same code runs locally and in Lambda.
+ */
+export class EmbeddedSearchIndex implements SearchIndex {
+  readonly name = 'embedded';
+  readonly #options: EmbeddedSearchIndexOptions;
+  readonly #capacity: number;
+  readonly #compactEvery: number;
+  /** By namespace key, least recently used first. */
+  readonly #loaded = new Map<string, NamespaceIndex>();
+  /** One refresh at a time per namespace; concurrent searches share it. */
+  readonly #refreshing = new Map<string, Promise<NamespaceIndex>>();
+
+  constructor(options: EmbeddedSearchIndexOptions) {
+    this.#options = options;
+    this.#capacity = options.capacity ?? 200_000;
+    this.#compactEvery = options.compactEvery ?? 64;
+  }
+
+  async apply(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
+    if (changes.length === 0) return;
+    const body = encodeChanges(changes);
+    for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
+      const latest = await this.#options.store.latestSequence(namespace);
+      const sequence = latest + 1;
+      if (!(await this.#options.store.append(namespace, { sequence, body }))) continue;
+      const held = this.#loaded.get(namespace.key);
+      if (held && held.sequence === latest) {
+        for (const change of changes) held.apply(change);
+        held.sequence = sequence;
+      }
+      if (sequence % this.#compactEvery === 0) await this.#compact(namespace);
+      return;
+    }
+    // Another writer took every sequence we tried: the event is retried, and applying it again is harmless.
+    throw new ServiceUnavailableError('The search index is busy');
+  }
+
+  async rebuild(namespace: Namespace, state: RebuiltState): Promise<void> {
+    // Read the log's end first: every entry up to it was written for a revision the canonical read below sees.
+    const latest = await this.#options.store.latestSequence(namespace);
+    const index = NamespaceIndex.fromSnapshot(this.#options.parts(), latest, state);
+    await this.#options.store.writeSnapshot(namespace, { sequence: latest, body: encodeSnapshot(index.snapshot()) });
+    this.#options.metrics.count('search.index_compacted');
+    this.#hold(namespace, index);
+  }
+
+  async candidates(namespace: Namespace, query: CandidateQuery): Promise<CandidateSet> {
+    const index = await this.#fresh(namespace);
+    return { candidates: index.candidates(query), documents: index.size };
+  }
+
+  async #compact(namespace: Namespace): Promise<void> {
+    const index = await this.#fresh(namespace);
+    await this.#options.store.writeSnapshot(namespace, {
+      sequence: index.sequence,
+      body: encodeSnapshot(index.snapshot()),
+    });
+    this.#options.metrics.count('search.index_compacted');
+  }
+
+  /** The namespace's index, caught up with its log. */
+  #fresh(namespace: Namespace): Promise<NamespaceIndex> {
+    const running = this.#refreshing.get(namespace.key);
+    if (running) return running;
+    const refresh = this.#refresh(namespace).finally(() => this.#refreshing.delete(namespace.key));
+    this.#refreshing.set(namespace.key, refresh);
+    return refresh;
+  }
+
+  async #refresh(namespace: Namespace): Promise<NamespaceIndex> {
+    try {
+      const held = this.#loaded.get(namespace.key);
+      const caughtUp = held && (await this.#catchUp(namespace, held));
+      const index = caughtUp ? held : await this.#load(namespace);
+      this.#hold(namespace, index);
+      return index;
+    } catch (error) {
+      if (error instanceof ServiceUnavailableError) throw error;
+      throw new SearchIndexUnavailableError('The search index could not be read', { cause: error });
+    }
+  }
+
+  /** Loads the newest snapshot and the log after it. */
+  async #load(namespace: Namespace): Promise<NamespaceIndex> {
+    const snapshot = await this.#options.store.latestSnapshot(namespace);
+    const index = snapshot
+      ? NamespaceIndex.fromSnapshot(this.#options.parts(), snapshot.sequence, decodeSnapshot(snapshot.body))
+      : new NamespaceIndex(this.#options.parts());
+    this.#options.metrics.count('search.index_loaded');
+    if (!(await this.#catchUp(namespace, index)))
+      throw new TypeError('The search index log does not continue its newest snapshot');
+    return index;
+  }
+
+  /**
+   * Applies the log after the index's sequence, in order, as far as it runs without a gap; false when the log no
+   * longer holds the next entry (it expired: a snapshot after it has what it said). A gap further on is an entry
+   * not yet visible to this read: the next search picks it up.
+   */
+  async #catchUp(namespace: Namespace, index: NamespaceIndex): Promise<boolean> {
+    for (;;) {
+      const entries = await this.#options.store.entriesAfter(namespace, index.sequence, LOG_PAGE);
+      const [first] = entries;
+      if (!first) return true;
+      if (first.sequence !== index.sequence + 1) return false;
+      for (const entry of entries) {
+        if (entry.sequence !== index.sequence + 1) return true;
+        for (const change of decodeChanges(entry.body)) index.apply(change);
+        index.sequence = entry.sequence;
+      }
+      if (entries.length < LOG_PAGE) return true;
+    }
+  }
+
+  #hold(namespace: Namespace, index: NamespaceIndex): void {
+    this.#loaded.delete(namespace.key);
+    this.#loaded.set(namespace.key, index);
+    let held = 0;
+    for (const loaded of this.#loaded.values()) held += loaded.size;
+    for (const [key, loaded] of this.#loaded) {
+      if (held <= this.#capacity || key === namespace.key) break;
+      this.#loaded.delete(key);
+      held -= loaded.size;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * AWS Lambda entry points of retrieval: search, context assembly, and the search index consumer (an
+ * EventBridge rule's target). Built from the retrieval module and the modules whose kinds it indexes, once
+ * per execution environment at init.
+ */
+import { awsApplication } from '../../composition/aws-application.ts';
+import { retrievalModule } from './retrieval.module.ts';
+import { SEARCH_INDEX_CONSUMER } from './search-index.consumer.ts';
+import { SEARCHED_MODULES } from './searched-modules.ts';
+
+const retrieval = await awsApplication(process.env, [retrievalModule, ...SEARCHED_MODULES]);
+
+export const search = retrieval.handler('search');
+export const assembleContext = retrieval.handler('assembleContext');
+export const searchIndexConsumer = retrieval.consumerHandler(SEARCH_INDEX_CONSUMER);

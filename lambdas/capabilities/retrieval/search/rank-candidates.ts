@@ -1,0 +1,144 @@
+import type { Namespace } from '../../../kernel/namespaces/namespace.ts';
+import type { Embedder } from '../../../kernel/search/embedder.port.ts';
+import type { Candidate } from '../../../kernel/search/search-index.port.ts';
+import { cosineSimilarity } from '../ranking/feature-hashing.ts';
+import { fuseScores, rerankByMaximalMarginalRelevance } from '../ranking/fusion.ts';
+import { analyze } from '../ranking/text-analysis.ts';
+import type { SearchStrategy } from '../search.schema.ts';
+
+/** A candidate from one of the searched namespaces. */
+export interface PooledCandidate {
+  readonly namespace: Namespace;
+  readonly candidate: Candidate;
+}
+
+/** A candidate with the score it ranks by and the features that made it. */
+export interface RankedCandidate extends PooledCandidate {
+  readonly score: number;
+  readonly features: Readonly<Record<string, number>>;
+}
+
+/** Hybrid reranks (MMR is quadratic) this many of the best fused candidates, a few times `k`. */
+const RERANK_DEPTH = 60;
+
+const keyOf = (entry: PooledCandidate): string => `${entry.namespace.key}\u0000${entry.candidate.document.id}`;
+
+const descending = (a: string, b: string): number => (a === b ? 0 : a < b ? 1 : -1);
+
+const byScoreThenKey = (a: RankedCandidate, b: RankedCandidate): number =>
+  b.score - a.score || (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0);
+
+/**
+ * Ranks the pooled candidates of every searched namespace by a strategy (graph seeds rank as hybrid):
+ * - recency: newest `updatedAt` first, score 1 / (1 + rank);
+ * - keyword: BM25 divided by the best BM25 of the pool;
+ * - semantic: max(0, cos) (and the bounded similarity (cos + 1) / 2 as a feature);
+ * - hybrid: fused 0.5 · keyword + 0.5 · semantic, exact duplicates left to the context, then MMR (λ = 0.7) over
+ *   the best `RERANK_DEPTH`, the rest after them by fused score (see ranking/fusion.ts).
+ */
+export const rankCandidates = (
+  strategy: Exclude<SearchStrategy, 'graph'>,
+  pooled: readonly PooledCandidate[],
+): RankedCandidate[] => {
+  switch (strategy) {
+    case 'recency':
+      return [...pooled]
+        .sort(
+          (a, b) =>
+            descending(a.candidate.document.updatedAt, b.candidate.document.updatedAt) ||
+            descending(keyOf(a), keyOf(b)),
+        )
+        .map((entry, rank) => ({ ...entry, score: 1 / (1 + rank), features: { recency: 1 / (1 + rank) } }));
+    case 'keyword': {
+      const found = pooled.filter((entry) => entry.candidate.keyword !== undefined);
+      const best = Math.max(0, ...found.map((entry) => entry.candidate.keyword as number));
+      return found
+        .map((entry) => {
+          const keyword = best > 0 ? (entry.candidate.keyword as number) / best : 0;
+          return { ...entry, score: keyword, features: { keyword, bm25: entry.candidate.keyword as number } };
+        })
+        .filter((entry) => entry.score > 0)
+        .sort(byScoreThenKey);
+    }
+    case 'semantic':
+      return (
+        pooled
+          .filter((entry) => entry.candidate.semantic !== undefined)
+          .map((entry) => {
+            const cosine = entry.candidate.semantic as number;
+            return {
+              ...entry,
+              score: Math.max(0, cosine),
+              features: { semantic: Math.max(0, cosine), similarity: (cosine + 1) / 2 },
+            };
+          })
+          // Orthogonal or opposite: nothing in common with the query, whatever the leg's depth returned.
+          .filter((entry) => entry.score > 0)
+          .sort(byScoreThenKey)
+      );
+    case 'hybrid':
+      return rankHybridPool(pooled);
+  }
+};
+
+const rankHybridPool = (pooled: readonly PooledCandidate[]): RankedCandidate[] => {
+  const byKey = new Map(pooled.map((entry) => [keyOf(entry), entry]));
+  const fused = fuseScores(
+    pooled.map((entry) => ({ id: keyOf(entry), keyword: entry.candidate.keyword, semantic: entry.candidate.semantic })),
+  );
+  const head = rerankByMaximalMarginalRelevance(
+    fused.slice(0, RERANK_DEPTH),
+    (key) => byKey.get(key)?.candidate.document.vector,
+    { limit: RERANK_DEPTH },
+  );
+  const tail = fused.slice(RERANK_DEPTH).map((hit) => ({ id: hit.id, features: { ...hit.features, mmr: 0 } }));
+  return [...head, ...tail]
+    .filter((hit) => hit.features.fused > 0)
+    .map((hit) => ({
+      ...(byKey.get(hit.id) as PooledCandidate),
+      score: hit.features.fused,
+      features: { ...hit.features },
+    }));
+};
+
+/** The graph strategy's next hop: candidates sharing most edge values with the frontier first. */
+export const rankRelated = (pooled: readonly PooledCandidate[]): RankedCandidate[] => {
+  const sharedCount = (entry: PooledCandidate) =>
+    Object.values(entry.candidate.shared ?? {}).reduce((sum, values) => sum + values.length, 0);
+  const best = Math.max(1, ...pooled.map(sharedCount));
+  return pooled
+    .filter((entry) => sharedCount(entry) > 0)
+    .map((entry) => ({ ...entry, score: sharedCount(entry) / best, features: { graph: sharedCount(entry) / best } }))
+    .sort(byScoreThenKey);
+};
+
+/**
+ * A candidate whose record was revised after it was indexed, ranked on what the record says now: its semantic
+ * score recomputed from the current text, its keyword score kept only while the current text still has a term of
+ * the query. Undefined when the current text no longer answers the query at all.
+ */
+export const rescoreRevised = async (
+  strategy: SearchStrategy,
+  entry: RankedCandidate,
+  text: string,
+  query: string,
+  queryVector: Float32Array | undefined,
+  embedder: Embedder,
+): Promise<{ score: number; features: Record<string, number> } | undefined> => {
+  if (strategy === 'recency') return { score: entry.score, features: { ...entry.features, revised: 1 } };
+  const queryTerms = new Set(analyze(query));
+  const sharesTerm = analyze(text).some((term) => queryTerms.has(term));
+  const [vector] = queryVector ? await embedder.embed([text]) : [];
+  const semantic = vector && queryVector ? Math.max(0, cosineSimilarity(vector, queryVector)) : 0;
+  const keyword = sharesTerm ? (entry.features.keyword ?? 0) : 0;
+  const features: Record<string, number> = { ...entry.features, revised: 1 };
+  if ('keyword' in features) features.keyword = keyword;
+  if ('semantic' in features) features.semantic = semantic;
+  if (strategy === 'keyword') return keyword > 0 ? { score: keyword, features } : undefined;
+  if (strategy === 'semantic') return semantic > 0 ? { score: semantic, features } : undefined;
+  // Hybrid, and graph seeds: the default weights, as fusion uses them.
+  const fused = 0.5 * keyword + 0.5 * semantic;
+  if (fused <= 0) return undefined;
+  features.fused = fused;
+  return { score: fused, features };
+};

@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SearchIndexStore } from '../../lambdas/kernel/search/search-index-store.port.ts';
+import { KINDS } from '../support/record-kinds.ts';
+import { scopeOf } from '../support/scopes.ts';
+
+export interface SearchIndexStoreFixture {
+  readonly store: SearchIndexStore;
+  close(): Promise<void>;
+}
+
+const bytes = (text: string) => new Uint8Array(Buffer.from(text, 'utf8'));
+const textOf = (body: Uint8Array) => Buffer.from(body).toString('utf8');
+
+/** What every SearchIndexStore must do: a log whose sequences writers take in turn, and whole snapshots. */
+export const describeSearchIndexStoreContract = (name: string, create: () => Promise<SearchIndexStoreFixture>) => {
+  describe(`Contract: SearchIndexStore (${name})`, () => {
+    let fixture: SearchIndexStoreFixture;
+    const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
+    const bobsNotes = scopeOf({ sub: 'bob' }).namespace(KINDS.note);
+    beforeEach(async () => {
+      fixture = await create();
+    });
+    afterEach(async () => {
+      await fixture.close();
+    });
+
+    it('starts empty', async () => {
+      // Act
+      const [latest, entries, snapshot] = await Promise.all([
+        fixture.store.latestSequence(notes),
+        fixture.store.entriesAfter(notes, 0, 10),
+        fixture.store.latestSnapshot(notes),
+      ]);
+
+      // Assess
+      expect({ latest, entries, snapshot }).toEqual({ latest: 0, entries: [], snapshot: undefined });
+    });
+
+    it('gives each sequence to one writer only, and keeps what the first one wrote', async () => {
+      // Act
+      const first = await fixture.store.append(notes, { sequence: 1, body: bytes('first') });
+      const second = await fixture.store.append(notes, { sequence: 1, body: bytes('second') });
+
+      // Assess
+      expect([first, second]).toEqual([true, false]);
+      const entries = await fixture.store.entriesAfter(notes, 0, 10);
+      expect(entries.map((entry) => [entry.sequence, textOf(entry.body)])).toEqual([[1, 'first']]);
+    });
+
+    it('reads the log after a sequence in order, no more than the limit, and knows its end', async () => {
+      // Prepare
+      for (const sequence of [1, 2, 3, 4])
+        await fixture.store.append(notes, { sequence, body: bytes(`entry ${sequence}`) });
+
+      // Act
+      const page = await fixture.store.entriesAfter(notes, 1, 2);
+      const rest = await fixture.store.entriesAfter(notes, 3, 10);
+
+      // Assess
+      expect(page.map((entry) => textOf(entry.body))).toEqual(['entry 2', 'entry 3']);
+      expect(rest.map((entry) => entry.sequence)).toEqual([4]);
+      expect(await fixture.store.latestSequence(notes)).toBe(4);
+    });
+
+    it('keeps each namespace to itself', async () => {
+      // Prepare
+      await fixture.store.append(notes, { sequence: 1, body: bytes('alice') });
+      await fixture.store.writeSnapshot(notes, { sequence: 1, body: bytes('alice snapshot') });
+
+      // Act
+      const [latest, entries, snapshot] = await Promise.all([
+        fixture.store.latestSequence(bobsNotes),
+        fixture.store.entriesAfter(bobsNotes, 0, 10),
+        fixture.store.latestSnapshot(bobsNotes),
+      ]);
+
+      // Assess
+      expect({ latest, entries, snapshot }).toEqual({ latest: 0, entries: [], snapshot: undefined });
+    });
+
+    it('answers the newest snapshot whole, however large', async () => {
+      // Prepare: larger than one storage item can hold
+      const large = randomBytes(900_000);
+      await fixture.store.writeSnapshot(notes, { sequence: 3, body: bytes('older') });
+      await fixture.store.writeSnapshot(notes, { sequence: 8, body: large });
+
+      // Act
+      const snapshot = await fixture.store.latestSnapshot(notes);
+
+      // Assess
+      expect(snapshot?.sequence).toBe(8);
+      expect(Buffer.from(snapshot?.body ?? []).equals(large)).toBe(true);
+    });
+  });
+};

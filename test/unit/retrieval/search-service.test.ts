@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { CAPABILITIES } from '../../../lambdas/app/capabilities.ts';
+import { retrievalModule } from '../../../lambdas/capabilities/retrieval/retrieval.module.ts';
+import { SEARCH_STRATEGIES } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
+import type { Scope } from '../../../lambdas/kernel/identity/scope.ts';
+import { inMemoryBackend } from '../../support/in-memory-backend.ts';
+import { scopeOf } from '../../support/scopes.ts';
+
+const alice: Scope = scopeOf({ sub: 'alice' });
+
+/** The search service over the whole service on in-memory ports: the index fed by the relay, as in production. */
+const service = async () => {
+  const fixture = inMemoryBackend(undefined, [...CAPABILITIES, retrievalModule]);
+  const { backend } = fixture;
+  const write = async (text: string, tags: string[] = []) => {
+    const { record } = await backend.notes.create(alice, {}, { text, tags }, undefined);
+    fixture.clock.advance(1000);
+    return record;
+  };
+  const relay = () => backend.system.relay.sweep();
+  const answer = async (strategy: (typeof SEARCH_STRATEGIES)[number], query: string) => {
+    const outcome = await backend.search.search(alice, { query, strategy, k: 10 });
+    return outcome.hits.map((hit) => ({ id: hit.head.id, score: hit.score, features: hit.features, graph: hit.graph }));
+  };
+  return { ...fixture, write, relay, answer };
+};
+
+describe('SearchService', () => {
+  it('answers the same after a rebuild from canonical heads as it did fed event by event', async () => {
+    // Prepare: creates, a revision and a delete, all relayed to the index one event at a time
+    const { backend, write, relay, answer } = await service();
+    const notes = [];
+    for (const text of [
+      'kayak trip to the fjords',
+      'fjords ferry timetable',
+      'kayak repair kit list',
+      'dentist on monday',
+    ])
+      notes.push(await write(text, text.includes('kayak') ? ['outdoors'] : []));
+    const [first, , third] = notes;
+    await backend.notes.update(alice, {}, first?.id as string, [1], { text: 'kayak trip to the norwegian fjords' });
+    await backend.notes.remove(alice, {}, third?.id as string, [1]);
+    await relay();
+    const fed = await Promise.all(SEARCH_STRATEGIES.map((strategy) => answer(strategy, 'kayak fjords')));
+
+    // Act
+    const report = await backend.system.reconciler.run();
+    const rebuilt = await Promise.all(SEARCH_STRATEGIES.map((strategy) => answer(strategy, 'kayak fjords')));
+
+    // Assess
+    expect(report.projectionsRebuilt).toBeGreaterThan(0);
+    expect(rebuilt).toEqual(fed);
+    expect(fed[1]?.map((hit) => hit.id)).toEqual([first?.id, notes[1]?.id]);
+  });
+
+  it('scans the namespace when the index cannot answer, and says so', async () => {
+    // Prepare
+    const fixture = await service();
+    const note = await fixture.write('passport renewal appointment');
+    await fixture.relay();
+    (fixture.ports.searchIndexStore as { entriesAfter: unknown }).entriesAfter = async () => {
+      throw new Error('storage is down');
+    };
+    const { backend } = fixture;
+
+    // Act
+    const outcome = await backend.search.search(alice, {
+      query: 'passport',
+      kinds: ['note'],
+      strategy: 'keyword',
+      k: 5,
+    });
+
+    // Assess
+    expect(outcome.hits.map((hit) => hit.head.id)).toEqual([note.id]);
+    expect(outcome.limitations.map((limitation) => limitation.code)).toEqual(['index-unavailable']);
+    expect(fixture.metrics.countOf('search.index_unavailable')).toBe(1);
+  });
+
+  it('drops and counts an entry whose record is gone, though the index still holds it', async () => {
+    // Prepare: indexed, then deleted without the event reaching the index
+    const { backend, write, relay, metrics } = await service();
+    const note = await write('wedding speech draft');
+    await relay();
+    await backend.notes.remove(alice, {}, note.id, [1]);
+
+    // Act
+    const outcome = await backend.search.search(alice, { query: 'wedding speech', strategy: 'hybrid', k: 5 });
+
+    // Assess
+    expect(outcome.hits).toEqual([]);
+    expect(outcome.limitations.map((limitation) => limitation.code)).toEqual(['stale-entries-dropped']);
+    expect(metrics.countOf('search.stale_dropped')).toBe(1);
+  });
+});
