@@ -9,12 +9,14 @@ import { guardrailsModule } from '../capabilities/guardrails/guardrails.module.t
 import { housekeepingModule } from '../capabilities/housekeeping/housekeeping.module.ts';
 import { learningModule } from '../capabilities/learning/learning.module.ts';
 import { notesModule } from '../capabilities/notes/notes.module.ts';
+import { retrievalModule } from '../capabilities/retrieval/retrieval.module.ts';
 import { systemModule } from '../capabilities/system/system.module.ts';
 
 export const CAPABILITIES = [
   systemModule,
   notesModule,
   learningModule,
+  retrievalModule,
   guardrailsModule,
   auditModule,
   housekeepingModule,

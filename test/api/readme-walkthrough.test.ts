@@ -52,5 +52,6 @@ describe('README walkthrough', () => {
     expect(stdout).toContain('"response.length":{"value":"medium","source":"guardrail"');
     expect(stdout).toContain('"timezone":{"value":"Europe/Berlin","source":"personal"');
     expect(stdout).toContain('"reason":"enum.not_allowed"');
+    expect(stdout).toContain('[{"kind":"note","text":"Release freeze starts Friday"}]');
   });
 });

@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAPABILITIES } from '../../lambdas/app/capabilities.ts';
-import { retrievalModule } from '../../lambdas/capabilities/retrieval/retrieval.module.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { LocalApi } from '../support/local-api.ts';
 
@@ -27,7 +25,7 @@ describe('API: retrieval', () => {
   const tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    api = await LocalApi.start({ clock, modules: [...CAPABILITIES, retrievalModule] });
+    api = await LocalApi.start({ clock });
     tokens.alice = await api.token({ sub: 'alice', groups: ['project:p7:member'] });
     tokens.bob = await api.token({ sub: 'bob' });
     tokens.otherTenant = await api.token({ tenant: 'globex', sub: 'alice', groups: ['project:p7:member'] });

@@ -156,9 +156,10 @@ describe('API: the rules a bearer token must meet (local verifier, as API Gatewa
       const notes = await api.request('GET', '/v1/notes', { token: reader });
       const projectNotes = await api.request('GET', '/v1/projects/p7/notes', { token: reader });
       const applied = await api.request('GET', '/v1/applied?agent=coder', { token: reader });
+      const search = await api.request('POST', '/v1/search', { token: reader, body: { query: 'anything' } });
 
       // Assess
-      expect([notes.status, projectNotes.status, applied.status]).toEqual([200, 200, 200]);
+      expect([notes.status, projectNotes.status, applied.status, search.status]).toEqual([200, 200, 200, 200]);
     });
 
     it.each(WRITE_ROUTES)('refuses a read-only client on $method $template with 403', async ({ method, path }) => {

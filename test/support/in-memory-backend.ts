@@ -88,7 +88,7 @@ export const backendOf = (service: ComposedService) => {
     appliedMemory,
     guardrails,
     audit,
-    /** Retrieval's search, in a service composed with the retrieval module (not yet one of the capabilities). */
+    /** Retrieval's search, in a service composed with the retrieval module. */
     search: servicesIfComposed(service, retrievalModule)?.search as SearchService,
     workflows: service.kernel.workflows,
     system: service.system,

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { provideEveryAnalysisLanguage } from '../../../lambdas/capabilities/retrieval/ranking/analysis-languages.ts';
 import {
   BM25_B,
   BM25_K1,
   type KeywordDocument,
   KeywordIndex,
 } from '../../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
+
+// These tests analyse other languages than the built-in English too.
+provideEveryAnalysisLanguage();
 
 const indexOf = (documents: readonly KeywordDocument[], language?: 'en' | 'fr'): KeywordIndex => {
   const index = new KeywordIndex(language === undefined ? {} : { language });

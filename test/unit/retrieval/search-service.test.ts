@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { CAPABILITIES } from '../../../lambdas/app/capabilities.ts';
-import { retrievalModule } from '../../../lambdas/capabilities/retrieval/retrieval.module.ts';
 import { SEARCH_STRATEGIES } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
 import type { Scope } from '../../../lambdas/kernel/identity/scope.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
@@ -10,7 +8,7 @@ const alice: Scope = scopeOf({ sub: 'alice' });
 
 /** The search service over the whole service on in-memory ports: the index fed by the relay, as in production. */
 const service = async () => {
-  const fixture = inMemoryBackend(undefined, [...CAPABILITIES, retrievalModule]);
+  const fixture = inMemoryBackend();
   const { backend } = fixture;
   const write = async (text: string, tags: string[] = []) => {
     const { record } = await backend.notes.create(alice, {}, { text, tags }, undefined);

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { provideEveryAnalysisLanguage } from '../../../lambdas/capabilities/retrieval/ranking/analysis-languages.ts';
 import {
   ANALYSIS_LANGUAGES,
   analyze,
   isAnalysisLanguage,
 } from '../../../lambdas/capabilities/retrieval/ranking/text-analysis.ts';
+
+// These tests analyse other languages than the built-in English too.
+provideEveryAnalysisLanguage();
 
 describe('Function: analyze', () => {
   describe('Normalisation and words', () => {

@@ -1,15 +1,5 @@
-import { stemmer as danishStemmer } from '@orama/stemmers/danish';
-import { stemmer as dutchStemmer } from '@orama/stemmers/dutch';
 import { stemmer as englishStemmer } from '@orama/stemmers/english';
-import { stemmer as finnishStemmer } from '@orama/stemmers/finnish';
-import { stemmer as frenchStemmer } from '@orama/stemmers/french';
-import { stemmer as germanStemmer } from '@orama/stemmers/german';
-import { stemmer as italianStemmer } from '@orama/stemmers/italian';
-import { stemmer as norwegianStemmer } from '@orama/stemmers/norwegian';
-import { stemmer as portugueseStemmer } from '@orama/stemmers/portuguese';
-import { stemmer as spanishStemmer } from '@orama/stemmers/spanish';
-import { stemmer as swedishStemmer } from '@orama/stemmers/swedish';
-import { dan, deu, eng, fin, fra, ita, nld, nob, por, spa, swe } from 'stopword';
+import { eng } from 'stopword';
 
 /*
  * ANALYSIS for keyword search. The same function reads documents when they are indexed and queries when they
@@ -25,6 +15,10 @@ import { dan, deu, eng, fin, fra, ita, nld, nob, por, spa, swe } from 'stopword'
  *
  * The terms depend on the text, the language and the runtime's ICU data only. An index records its language;
  * it is rebuilt when the runtime changes, so that the segmentation of queries and of documents agrees.
+ *
+ * English is built in. The other languages' lists and stemmers (≈ 90 KB minified) are loaded only where a
+ * process asks for them (`analysis-languages.ts`): the service indexes in English today, and every Lambda bundle
+ * has to stay under 1 MB.
  */
 
 /** The languages both libraries cover, by ISO 639-1 code: the Latin-script languages of Snowball. */
@@ -37,13 +31,13 @@ export const isAnalysisLanguage = (value: string): value is AnalysisLanguage =>
 
 const foldCase = (text: string): string => text.normalize('NFKC').toLowerCase().replaceAll('\u2019', "'");
 
-interface LanguageAnalysis {
+export interface LanguageAnalysis {
   readonly segmenter: Intl.Segmenter;
   readonly stopWords: ReadonlySet<string>;
   readonly stem: (word: string) => string;
 }
 
-const languageAnalysis = (
+export const languageAnalysis = (
   locale: AnalysisLanguage,
   stopWords: readonly string[],
   stem: (word: string) => string,
@@ -54,18 +48,14 @@ const languageAnalysis = (
   stem,
 });
 
-const LANGUAGES: Readonly<Record<AnalysisLanguage, LanguageAnalysis>> = {
-  da: languageAnalysis('da', dan, danishStemmer),
-  de: languageAnalysis('de', deu, germanStemmer),
-  en: languageAnalysis('en', eng, englishStemmer),
-  es: languageAnalysis('es', spa, spanishStemmer),
-  fi: languageAnalysis('fi', fin, finnishStemmer),
-  fr: languageAnalysis('fr', fra, frenchStemmer),
-  it: languageAnalysis('it', ita, italianStemmer),
-  nb: languageAnalysis('nb', nob, norwegianStemmer),
-  nl: languageAnalysis('nl', nld, dutchStemmer),
-  pt: languageAnalysis('pt', por, portugueseStemmer),
-  sv: languageAnalysis('sv', swe, swedishStemmer),
+/** The languages this process can analyse: English, and any `provideAnalysisLanguages` added. */
+const LANGUAGES = new Map<AnalysisLanguage, LanguageAnalysis>([['en', languageAnalysis('en', eng, englishStemmer)]]);
+
+/** Makes more languages available to `analyze` in this process (see analysis-languages.ts). */
+export const provideAnalysisLanguages = (
+  languages: readonly (readonly [AnalysisLanguage, LanguageAnalysis])[],
+): void => {
+  for (const [code, analysis] of languages) if (!LANGUAGES.has(code)) LANGUAGES.set(code, analysis);
 };
 
 const LATIN_LETTER = /\p{Script=Latin}/u;
@@ -76,7 +66,9 @@ const isLatinWord = (word: string): boolean => LATIN_LETTER.test(word) && !LETTE
 
 /** The terms of `text`, in order and with repeats (BM25 counts them). */
 export function analyze(text: string, language: AnalysisLanguage = DEFAULT_ANALYSIS_LANGUAGE): string[] {
-  const { segmenter, stopWords, stem } = LANGUAGES[language];
+  const analysis = LANGUAGES.get(language);
+  if (!analysis) throw new RangeError(`The analysis of language ${language} is not loaded in this process`);
+  const { segmenter, stopWords, stem } = analysis;
   const terms: string[] = [];
   for (const { segment, isWordLike } of segmenter.segment(foldCase(text))) {
     if (!isWordLike || stopWords.has(segment)) continue;
