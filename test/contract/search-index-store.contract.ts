@@ -80,8 +80,8 @@ export const describeSearchIndexStoreContract = (name: string, create: () => Pro
     });
 
     it('answers the newest snapshot whole, however large', async () => {
-      // Prepare: larger than one storage item can hold
-      const large = randomBytes(900_000);
+      // Prepare: larger than one storage item holds, and than one query answers (1 MB)
+      const large = randomBytes(2_500_000);
       await fixture.store.writeSnapshot(notes, { sequence: 3, body: bytes('older') });
       await fixture.store.writeSnapshot(notes, { sequence: 8, body: large });
 

@@ -189,10 +189,8 @@ export const describeSearchIndexContract = (name: string, create: () => Promise<
       await upsert(notes, await searchDocument({ id: 'stale', text: 'stale memory' }));
 
       // Act
-      await fixture.index.rebuild(notes, {
-        documents: [await searchDocument({ id: 'fresh', text: 'fresh memory', revision: 3 })],
-        removed: [['stale', 2]],
-      });
+      const fresh = await searchDocument({ id: 'fresh', text: 'fresh memory', revision: 3 });
+      await fixture.index.rebuild(notes, async () => ({ documents: [fresh], removed: [['stale', 2]] }));
       await upsert(notes, await searchDocument({ id: 'stale', text: 'stale memory' }));
 
       // Assess
@@ -215,11 +213,32 @@ export const describeSearchIndexContract = (name: string, create: () => Promise<
       const incremental = await fixture.index.candidates(notes, query);
 
       // Act
-      await fixture.index.rebuild(bobsNotes, { documents: finals.filter((d) => d.id !== 'd2'), removed: [['d2', 3]] });
+      await fixture.index.rebuild(bobsNotes, async () => ({
+        documents: finals.filter((d) => d.id !== 'd2'),
+        removed: [['d2', 3]],
+      }));
       const rebuilt = await fixture.index.candidates(bobsNotes, query);
 
       // Assess
       expect(rebuilt).toEqual(incremental);
+    });
+
+    it('loses nothing applied while a rebuild reads the canonical state', async () => {
+      // Prepare
+      const old = await searchDocument({ id: 'old', text: 'old memory' });
+      const meanwhile = await searchDocument({ id: 'meanwhile', text: 'memory written during the rebuild' });
+      await upsert(notes, old);
+
+      // Act: the canonical read misses a write the consumer applies while it runs
+      await fixture.index.rebuild(notes, async () => {
+        const state = { documents: [old], removed: [] };
+        await upsert(notes, meanwhile);
+        return state;
+      });
+
+      // Assess: in this process and in a fresh one
+      expect(ids(await fixture.index.candidates(notes, keyword('memory'))).sort()).toEqual(['meanwhile', 'old']);
+      expect(ids(await fixture.reopen().candidates(notes, keyword('memory'))).sort()).toEqual(['meanwhile', 'old']);
     });
 
     it('keeps each namespace to itself', async () => {

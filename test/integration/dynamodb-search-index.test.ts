@@ -5,7 +5,6 @@ import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-
 import { embeddedLegs } from '../../lambdas/capabilities/retrieval/embedded/embedded-legs.ts';
 import { EmbeddedSearchIndex } from '../../lambdas/capabilities/retrieval/embedded/embedded-search-index.ts';
 import { FeatureHashingEmbedder } from '../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
-import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { describeSearchIndexContract, searchDocument } from '../contract/search-index.contract.ts';
 import { describeSearchIndexStoreContract } from '../contract/search-index-store.contract.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
@@ -13,10 +12,8 @@ import { KINDS } from '../support/record-kinds.ts';
 import { scopeOf } from '../support/scopes.ts';
 
 const embedder = new FeatureHashingEmbedder();
-const clock = new ManualClock('2026-06-01T00:00:00.000Z');
 
-const storeOn = (table: EmbeddedTable) =>
-  new DynamoDbSearchIndexStore({ table: table.table, cipher: table.cipher, clock });
+const storeOn = (table: EmbeddedTable) => new DynamoDbSearchIndexStore({ table: table.table, cipher: table.cipher });
 
 describeSearchIndexStoreContract('DynamoDB, on the embedded engine', async () => {
   const table = await startEmbeddedTable();

@@ -78,7 +78,6 @@ export const dynamoDbPorts = (
     searchIndexStore: new DynamoDbSearchIndexStore({
       table,
       cipher: options.indexCipher ?? options.cipher,
-      clock: options.clock,
     }),
   };
 };

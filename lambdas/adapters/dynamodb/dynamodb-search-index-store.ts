@@ -1,8 +1,6 @@
 import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-index-store.port.ts';
-import type { Clock } from '../../kernel/time/clock.ts';
-import { ttlEpochSeconds } from './memory-table.ts';
 import type { Item, MemoryTableClient } from './memory-table-client.ts';
 
 /*
@@ -10,8 +8,10 @@ import type { Item, MemoryTableClient } from './memory-table-client.ts';
  * - `S#c#{sequence:012}` — one log entry, put only if that sequence is free (how writers take turns);
  * - `S#h#{sequence:012}` — a snapshot's header, written after its chunks `S#s#{sequence:012}#{chunk:04}`, so a
  *   snapshot whose header is there is whole.
- * Each body is encrypted under the namespace's key, bound to its item (the encryption context names the item),
- * and log entries expire on their own (`LOG_RETENTION_DAYS`): by then a snapshot holds what they said.
+ * Each body is encrypted under the namespace's key, bound to its item (the encryption context names the item).
+ * Log entries do not expire on a timer: one that expired before a snapshot held it would be lost, and worse, the
+ * next writer would take its sequence again. (About 1 KB per indexed write: a million writes are ~1 GB, cents a
+ * month; pruning the entries a snapshot covers is the lifecycle's to do.)
  */
 
 const LOG = 'S#c#';
@@ -19,8 +19,6 @@ const HEADER = 'S#h#';
 const CHUNKS = 'S#s#';
 /** A snapshot's ciphertext per chunk item: well under DynamoDB's 400 KB item limit. */
 const CHUNK_BYTES = 350_000;
-/** Log entries expire on their own after this: far beyond how long the index goes without a snapshot. */
-export const LOG_RETENTION_DAYS = 30;
 /** Snapshots kept: the newest, and the one before (a reader may be midway through it). */
 const SNAPSHOTS_KEPT = 2;
 
@@ -30,12 +28,10 @@ const sequenceOf = (sk: string, prefix: string): number => Number(sk.slice(prefi
 export class DynamoDbSearchIndexStore implements SearchIndexStore {
   readonly #table: MemoryTableClient;
   readonly #cipher: ContentCipher;
-  readonly #clock: Clock;
 
-  constructor(options: { table: MemoryTableClient; cipher: ContentCipher; clock: Clock }) {
+  constructor(options: { table: MemoryTableClient; cipher: ContentCipher }) {
     this.#table = options.table;
     this.#cipher = options.cipher;
-    this.#clock = options.clock;
   }
 
   async latestSequence(namespace: Namespace): Promise<number> {
@@ -52,9 +48,8 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
 
   async append(namespace: Namespace, entry: SealedEntry): Promise<boolean> {
     const sk = `${LOG}${sequenceKey(entry.sequence)}`;
-    const expiresAt = this.#clock.now().getTime() + LOG_RETENTION_DAYS * 86_400_000;
     return this.#table.put(
-      { pk: namespace.key, sk, body: await this.#seal(namespace, sk, entry.body), ttl: ttlEpochSeconds(expiresAt) },
+      { pk: namespace.key, sk, body: await this.#seal(namespace, sk, entry.body) },
       { expression: 'attribute_not_exists(pk)' },
     );
   }
@@ -80,11 +75,19 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
     const [header] = headers;
     if (!header) return undefined;
     const sequence = sequenceOf(String(header.sk), HEADER);
-    const { items } = await this.#table.querySortKeys({
-      pk: namespace.key,
-      prefix: `${CHUNKS}${sequenceKey(sequence)}#`,
-      limit: Number(header.chunks),
-    });
+    // A query answers at most 1 MB: a snapshot of more chunks than that is read page by page.
+    const items: Item[] = [];
+    let after: string | undefined;
+    do {
+      const page = await this.#table.querySortKeys({
+        pk: namespace.key,
+        prefix: `${CHUNKS}${sequenceKey(sequence)}#`,
+        limit: Number(header.chunks),
+        after,
+      });
+      items.push(...page.items);
+      after = page.lastSortKey;
+    } while (after !== undefined && items.length < Number(header.chunks));
     if (items.length !== Number(header.chunks)) throw new TypeError('A search index snapshot is missing chunks');
     const sealed = Buffer.concat(items.map((item) => item.chunk as Uint8Array));
     return { sequence, body: await this.#open(namespace, String(header.sk), sealed) };

@@ -14,22 +14,25 @@ export const searchIndexRebuilder = (deps: {
 }): NamespaceRebuilder => ({
   name: 'search-index',
   handles: (kind: RecordKind) => indexesKind(kind),
-  rebuild: async (namespace, { live, ended }) => {
+  rebuild: async (namespace, read) => {
     const projection = deps.projections().find((candidate) => candidate.kind.name === namespace.kind.name);
     if (!projection) throw new MissingSearchProjectionError(namespace.kind.name);
-    const changes = await indexChangesOf(
-      [
-        ...live.map((head) => ({ id: head.id, head, endedAt: head.revision })),
-        ...ended.map(([id, revision]) => ({ id, head: undefined, endedAt: revision })),
-      ],
-      () => projection,
-      deps.embedder,
-    );
-    const documents: SearchDocument[] = [];
-    const removed: [string, number][] = [];
-    for (const change of changes)
-      if (change.type === 'upsert') documents.push(change.document);
-      else removed.push([change.id, change.revision]);
-    await deps.index.rebuild(namespace, { documents, removed });
+    await deps.index.rebuild(namespace, async () => {
+      const { live, ended } = await read();
+      const changes = await indexChangesOf(
+        [
+          ...live.map((head) => ({ id: head.id, head, endedAt: head.revision })),
+          ...ended.map(([id, revision]) => ({ id, head: undefined, endedAt: revision })),
+        ],
+        () => projection,
+        deps.embedder,
+      );
+      const documents: SearchDocument[] = [];
+      const removed: [string, number][] = [];
+      for (const change of changes)
+        if (change.type === 'upsert') documents.push(change.document);
+        else removed.push([change.id, change.revision]);
+      return { documents, removed };
+    });
   },
 });

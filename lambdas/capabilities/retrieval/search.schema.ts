@@ -12,7 +12,10 @@ export const SEARCH_K_MAX = 50;
 export const CONTEXT_MAX_TOKENS = 32_000;
 
 const Name = z.string().regex(SAFE_TOKEN, 'must be 1-64 characters of A-Z, a-z, 0-9, _ or -');
-const Instant = z.iso.datetime({ message: 'an instant is an ISO 8601 UTC date-time' });
+/** Compared with stored instants as text, so written the way they are: `…T00:00:00Z` becomes `…T00:00:00.000Z`. */
+const Instant = z.iso
+  .datetime({ message: 'an instant is an ISO 8601 UTC date-time' })
+  .transform((instant) => new Date(instant).toISOString());
 
 export const SearchFilters = z
   .object({

@@ -60,23 +60,34 @@ export class Reconciler {
         if (!namespace) continue;
         namespaces += 1;
         const rebuilders = (this.#deps.rebuilders ?? []).filter((rebuilder) => rebuilder.handles(namespace.kind));
-        const live: RecordRevision[] = [];
-        const ended: [string, number][] = [];
-        let recordCursor: string | undefined;
-        do {
-          const ids = await this.#deps.maintenance.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
-          for (const id of ids.items) {
-            records += 1;
-            const head = await this.#deps.revisions.getHead(namespace, id);
-            if (head && (await this.#deps.heads.projectHead(head))) headsRepaired += 1;
-            if (rebuilders.length === 0) continue;
-            if (head) live.push(head);
-            else ended.push([id, (await this.#deps.heads.projectedRevision(namespace, id)) ?? 1]);
-          }
-          recordCursor = ids.nextCursor;
-        } while (recordCursor);
+        // Walks the namespace's records once, repairing heads; what it gathers is each rebuilder's canonical state.
+        const walk = async () => {
+          const live: RecordRevision[] = [];
+          const ended: [string, number][] = [];
+          let recordCursor: string | undefined;
+          do {
+            const ids = await this.#deps.maintenance.listRecordIds(namespace, { limit: PAGE, cursor: recordCursor });
+            for (const id of ids.items) {
+              records += 1;
+              const head = await this.#deps.revisions.getHead(namespace, id);
+              if (head && (await this.#deps.heads.projectHead(head))) headsRepaired += 1;
+              if (rebuilders.length === 0) continue;
+              if (head) live.push(head);
+              else ended.push([id, (await this.#deps.heads.projectedRevision(namespace, id)) ?? 1]);
+            }
+            recordCursor = ids.nextCursor;
+          } while (recordCursor);
+          return { live, ended };
+        };
+        if (rebuilders.length === 0) await walk();
+        // The first rebuilder walks (it decides when, against its own log); the others reuse what it read.
+        let walked: ReturnType<typeof walk> | undefined;
+        const walkOnce = () => {
+          walked = walked ?? walk();
+          return walked;
+        };
         for (const rebuilder of rebuilders) {
-          await rebuilder.rebuild(namespace, { live, ended });
+          await rebuilder.rebuild(namespace, walkOnce);
           projectionsRebuilt += 1;
         }
       }

@@ -68,10 +68,11 @@ export interface SearchIndex {
   /** Applies changes in order, each revision-aware (see IndexChange). */
   apply(namespace: Namespace, changes: readonly IndexChange[]): Promise<void>;
   /**
-   * Replaces the namespace's index with exactly this state, read from the canonical heads: the live documents,
-   * and the records that are gone with the revision that ended them (so a late event cannot bring one back).
+   * Replaces the namespace's index with the state `read` gives from the canonical heads: the live documents, and the
+   * records that are gone with the revision that ended them (so a late event cannot bring one back). The index calls
+   * `read` itself, so that it can order the read against its own log: nothing applied meanwhile is lost.
    */
-  rebuild(namespace: Namespace, state: RebuiltState): Promise<void>;
+  rebuild(namespace: Namespace, read: () => Promise<RebuiltState>): Promise<void>;
   candidates(namespace: Namespace, query: CandidateQuery): Promise<CandidateSet>;
 }
 

@@ -32,8 +32,12 @@ export interface SearchProjection {
 export interface NamespaceRebuilder {
   readonly name: string;
   handles(kind: RecordKind): boolean;
+  /** `read` walks the namespace's heads (repairing their projection as it goes); the rebuilder decides when. */
   rebuild(
     namespace: RecordRevision['namespace'],
-    state: { readonly live: readonly RecordRevision[]; readonly ended: readonly (readonly [string, number])[] },
+    read: () => Promise<{
+      readonly live: readonly RecordRevision[];
+      readonly ended: readonly (readonly [string, number])[];
+    }>,
   ): Promise<void>;
 }

@@ -15,6 +15,7 @@ const hit = (fields: SearchFields, score: number): VerifiedHit => ({
   projection,
   score,
   features: { fused: score },
+  evidence: { updatedAt: '2026-01-01T00:00:00.000Z' },
 });
 
 const outcome = (hits: VerifiedHit[]) => ({ hits, strategy: 'hybrid' as const, limitations: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_STRATEGIES } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
+import { SEARCH_STRATEGIES, SearchInput } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
 import type { Scope } from '../../../lambdas/kernel/identity/scope.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 import { scopeOf } from '../../support/scopes.ts';
@@ -89,5 +89,64 @@ describe('SearchService', () => {
     expect(outcome.hits).toEqual([]);
     expect(outcome.limitations.map((limitation) => limitation.code)).toEqual(['stale-entries-dropped']);
     expect(metrics.countOf('search.stale_dropped')).toBe(1);
+  });
+
+  it('shows nothing of a deleted record’s index entry: the same features whatever words it held, and no count', async () => {
+    // Prepare: indexed, then deleted without the event reaching the index
+    const { backend, write, relay } = await service();
+    const secret = await write('alpha hunter2 hunter2');
+    const kept = await write('alpha beta');
+    await relay();
+    await backend.notes.remove(alice, {}, secret.id, [1]);
+
+    // Act
+    const guessed = await backend.search.search(alice, { query: 'alpha hunter2', strategy: 'hybrid', k: 5 });
+    const wrong = await backend.search.search(alice, { query: 'alpha wrongguess', strategy: 'hybrid', k: 5 });
+
+    // Assess
+    const shown = (outcome: typeof guessed) => outcome.hits.map((hit) => [hit.head.id, hit.features.keyword]);
+    expect(shown(guessed)).toEqual([[kept.id, 1]]);
+    expect(shown(wrong)).toEqual([[kept.id, 1]]);
+    expect(JSON.stringify(guessed.limitations)).not.toMatch(/\d/);
+  });
+
+  it('ranks a record revised since it was indexed on its current text only', async () => {
+    // Prepare: indexed, then revised without the event reaching the index
+    const { backend, write, relay } = await service();
+    const revised = await write('launch codeword zebra zebra');
+    await write('launch something else entirely');
+    await relay();
+    await backend.notes.update(alice, {}, revised.id, [1], { text: 'launch codeword redacted' });
+
+    // Act
+    const answers = await Promise.all(
+      ['launch zebra', 'launch giraffe'].map((query) =>
+        backend.search.search(alice, { query, strategy: 'keyword', k: 5 }),
+      ),
+    );
+    const semantic = await backend.search.search(alice, { query: 'codeword redacted', strategy: 'semantic', k: 5 });
+
+    // Assess: no BM25 of the old text is used, so the words it held make no difference
+    const shown = answers.map((outcome) => outcome.hits.map((hit) => [hit.head.id, hit.features]));
+    expect(shown[0]).toEqual(shown[1]);
+    expect(shown[0]?.map(([id]) => id)).not.toContain(revised.id);
+    const [hit] = semantic.hits;
+    expect(hit?.head.id).toBe(revised.id);
+    expect(hit?.head.revision).toBe(2);
+  });
+
+  it('takes an instant written without milliseconds as the same instant', async () => {
+    // Prepare
+    const { backend, write, relay } = await service();
+    const note = await write('dentist appointment');
+    await relay();
+
+    // Act
+    const since = `${note.updatedAt.slice(0, 19)}Z`;
+    const outcome = await backend.search.search(alice, SearchInput.parse({ query: 'dentist', filters: { since } }));
+
+    // Assess
+    expect(note.updatedAt.endsWith('.000Z')).toBe(true);
+    expect(outcome.hits.map((hit) => hit.head.id)).toEqual([note.id]);
   });
 });

@@ -68,11 +68,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     throw new ServiceUnavailableError('The search index is busy');
   }
 
-  async rebuild(namespace: Namespace, state: RebuiltState): Promise<void> {
-    // Read the log's end first: every entry up to it was written for a revision the canonical read below sees.
+  async rebuild(namespace: Namespace, read: () => Promise<RebuiltState>): Promise<void> {
+    // The log's end first: every entry up to it was written for a revision the canonical read then sees. Entries
+    // appended while the read runs are applied after it (revision-aware, so one the read already saw changes nothing).
     const latest = await this.#options.store.latestSequence(namespace);
-    const index = NamespaceIndex.fromSnapshot(this.#options.parts(), latest, state);
-    await this.#options.store.writeSnapshot(namespace, { sequence: latest, body: encodeSnapshot(index.snapshot()) });
+    const index = NamespaceIndex.fromSnapshot(this.#options.parts(), latest, await read());
+    await this.#catchUp(namespace, index);
+    await this.#options.store.writeSnapshot(namespace, {
+      sequence: index.sequence,
+      body: encodeSnapshot(index.snapshot()),
+    });
     this.#options.metrics.count('search.index_compacted');
     this.#hold(namespace, index);
   }

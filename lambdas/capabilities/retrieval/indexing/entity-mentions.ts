@@ -9,8 +9,17 @@
 const MAX_MENTIONS = 32;
 
 const CAPITALISED_RUN = /\b\p{Lu}[\p{Ll}\p{Lu}\p{Nd}'-]*(?:\s+\p{Lu}[\p{Ll}\p{Lu}\p{Nd}'-]*)*/gu;
-const IDENTIFIER =
-  /\b(?=[\p{L}\p{Nd}_-]*\p{Nd})(?=[\p{L}\p{Nd}_-]*\p{L})[\p{L}\p{Nd}]+(?:[-_][\p{L}\p{Nd}]+)+\b|\b\p{L}+\p{Ll}\p{Lu}[\p{L}\p{Nd}]*\b/gu;
+/** Candidate identifiers: runs of letters, digits, `-` and `_`, found in one linear pass and then tested. */
+const WORD_RUN = /[\p{L}\p{Nd}_-]{2,64}/gu;
+const HAS_DIGIT = /\p{Nd}/u;
+const HAS_LETTER = /\p{L}/u;
+const JOINED = /^[\p{L}\p{Nd}]+(?:[-_][\p{L}\p{Nd}]+)+$/u;
+const INNER_CAPITAL = /^\p{L}+\p{Ll}\p{Lu}[\p{L}\p{Nd}]*$/u;
+/** Names come early in what people write; scanning a bounded prefix keeps the cost linear and small. */
+const MAX_SCANNED = 4000;
+
+const isIdentifier = (run: string): boolean =>
+  (JOINED.test(run) && HAS_DIGIT.test(run) && HAS_LETTER.test(run)) || INNER_CAPITAL.test(run);
 const HANDLE = /(?:^|\s)[@#]([\p{L}\p{Nd}_-]{2,64})/gu;
 /** Words that are capitalised at the start of a sentence but never a name, dropped from the front of a run. */
 const FUNCTION_WORDS = new Set(
@@ -22,14 +31,15 @@ const FUNCTION_WORDS = new Set(
   ).split(' '),
 );
 
-export const entityMentions = (text: string): string[] => {
+export const entityMentions = (full: string): string[] => {
+  const text = full.slice(0, MAX_SCANNED);
   const mentions = new Set<string>();
   for (const match of text.matchAll(CAPITALISED_RUN)) {
     const words = match[0].split(/\s+/u);
     while (words.length > 0 && FUNCTION_WORDS.has((words[0] as string).toLowerCase())) words.shift();
     if (words.length > 0) mentions.add(words.join(' ').toLowerCase());
   }
-  for (const match of text.matchAll(IDENTIFIER)) mentions.add(match[0].toLowerCase());
+  for (const match of text.matchAll(WORD_RUN)) if (isIdentifier(match[0])) mentions.add(match[0].toLowerCase());
   for (const match of text.matchAll(HANDLE)) if (match[1]) mentions.add(match[1].toLowerCase());
   return [...mentions].filter((mention) => mention.length >= 2).slice(0, MAX_MENTIONS);
 };

@@ -31,7 +31,8 @@ export const indexChangesOf = async (
   embedder: Embedder,
 ): Promise<IndexChange[]> => {
   const documents = records.map(({ id, head, endedAt }) => {
-    const fields = head && projection(head.namespace.kind.name)?.fields(head);
+    // Only a live revision is searchable, whatever its projection would make of a tombstone.
+    const fields = head?.status === 'active' ? projection(head.namespace.kind.name)?.fields(head) : undefined;
     return { id, head, endedAt, fields };
   });
   const texts = documents.flatMap(({ fields }) => (fields ? [fields.text] : []));

@@ -1,9 +1,6 @@
 import type { Namespace } from '../../../kernel/namespaces/namespace.ts';
-import type { Embedder } from '../../../kernel/search/embedder.port.ts';
 import type { Candidate } from '../../../kernel/search/search-index.port.ts';
-import { cosineSimilarity } from '../ranking/feature-hashing.ts';
 import { fuseScores, rerankByMaximalMarginalRelevance } from '../ranking/fusion.ts';
-import { analyze } from '../ranking/text-analysis.ts';
 import type { SearchStrategy } from '../search.schema.ts';
 
 /** A candidate from one of the searched namespaces. */
@@ -55,7 +52,7 @@ export const rankCandidates = (
       return found
         .map((entry) => {
           const keyword = best > 0 ? (entry.candidate.keyword as number) / best : 0;
-          return { ...entry, score: keyword, features: { keyword, bm25: entry.candidate.keyword as number } };
+          return { ...entry, score: keyword, features: { keyword } };
         })
         .filter((entry) => entry.score > 0)
         .sort(byScoreThenKey);
@@ -112,33 +109,41 @@ export const rankRelated = (pooled: readonly PooledCandidate[]): RankedCandidate
     .sort(byScoreThenKey);
 };
 
+/** What verification established of one hit's current revision (see VerifiedHit). */
+export interface VerifiedEvidence {
+  readonly keyword?: number | undefined;
+  readonly semantic?: number | undefined;
+  readonly vector?: readonly number[] | undefined;
+  readonly updatedAt: string;
+}
+
 /**
- * A candidate whose record was revised after it was indexed, ranked on what the record says now: its semantic
- * score recomputed from the current text, its keyword score kept only while the current text still has a term of
- * the query. Undefined when the current text no longer answers the query at all.
+ * The verified hits ranked among themselves, by the same rules as `rankCandidates` but over their own evidence:
+ * BM25 normalised by the best verified hit, fusion and MMR over the verified hits only.
  */
-export const rescoreRevised = async (
-  strategy: SearchStrategy,
-  entry: RankedCandidate,
-  text: string,
-  query: string,
-  queryVector: Float32Array | undefined,
-  embedder: Embedder,
-): Promise<{ score: number; features: Record<string, number> } | undefined> => {
-  if (strategy === 'recency') return { score: entry.score, features: { ...entry.features, revised: 1 } };
-  const queryTerms = new Set(analyze(query));
-  const sharesTerm = analyze(text).some((term) => queryTerms.has(term));
-  const [vector] = queryVector ? await embedder.embed([text]) : [];
-  const semantic = vector && queryVector ? Math.max(0, cosineSimilarity(vector, queryVector)) : 0;
-  const keyword = sharesTerm ? (entry.features.keyword ?? 0) : 0;
-  const features: Record<string, number> = { ...entry.features, revised: 1 };
-  if ('keyword' in features) features.keyword = keyword;
-  if ('semantic' in features) features.semantic = semantic;
-  if (strategy === 'keyword') return keyword > 0 ? { score: keyword, features } : undefined;
-  if (strategy === 'semantic') return semantic > 0 ? { score: semantic, features } : undefined;
-  // Hybrid, and graph seeds: the default weights, as fusion uses them.
-  const fused = 0.5 * keyword + 0.5 * semantic;
-  if (fused <= 0) return undefined;
-  features.fused = fused;
-  return { score: fused, features };
+export const rankVerified = <Hit extends { readonly score: number; readonly evidence: VerifiedEvidence }>(
+  strategy: Exclude<SearchStrategy, 'graph'>,
+  hits: readonly Hit[],
+): (Hit & { readonly features: Readonly<Record<string, number>> })[] => {
+  if (strategy === 'recency')
+    return [...hits]
+      .sort((a, b) => descending(a.evidence.updatedAt, b.evidence.updatedAt))
+      .map((hit, rank) => ({ ...hit, score: 1 / (1 + rank), features: { recency: 1 / (1 + rank) } }));
+  const keys = hits.map((_, index) => String(index));
+  const fused = fuseScores(hits.map((hit, index) => ({ id: keys[index] as string, ...hit.evidence })));
+  const byKey = new Map(hits.map((hit, index) => [keys[index] as string, hit]));
+  const ordered =
+    strategy === 'hybrid'
+      ? rerankByMaximalMarginalRelevance(fused, (key) => byKey.get(key)?.evidence.vector, { limit: fused.length })
+      : fused.map((hit) => ({ ...hit, features: { ...hit.features, mmr: 0 } }));
+  const ranked = ordered.map((entry) => {
+    const hit = byKey.get(entry.id) as Hit;
+    const { keyword, semantic, fused: blend, mmr } = entry.features;
+    if (strategy === 'keyword') return { ...hit, score: keyword, features: { keyword } };
+    if (strategy === 'semantic')
+      return { ...hit, score: semantic, features: { semantic, similarity: ((hit.evidence.semantic ?? 0) + 1) / 2 } };
+    return { ...hit, score: blend, features: { keyword, semantic, fused: blend, mmr } };
+  });
+  const kept = ranked.filter((hit) => hit.score > 0);
+  return strategy === 'hybrid' ? kept : kept.sort((a, b) => b.score - a.score);
 };

@@ -16,13 +16,15 @@ import type { SearchFields, SearchProjection } from '../../../kernel/search/sear
 import type { Clock } from '../../../kernel/time/clock.ts';
 import { NamespaceIndex, type NamespaceIndexParts } from '../embedded/namespace-index.ts';
 import { edgesOfFields, indexChangesOf } from '../indexing/search-documents.ts';
+import { cosineSimilarity } from '../ranking/feature-hashing.ts';
 import type { SearchFilters, SearchInput, SearchStrategy } from '../search.schema.ts';
 import {
   type PooledCandidate,
   type RankedCandidate,
   rankCandidates,
   rankRelated,
-  rescoreRevised,
+  rankVerified,
+  type VerifiedEvidence,
 } from './rank-candidates.ts';
 
 /** Records a fallback scan reads per namespace when its index cannot answer: the newest ones. */
@@ -46,6 +48,11 @@ export interface VerifiedHit {
   readonly score: number;
   readonly features: Readonly<Record<string, number>>;
   readonly graph?: { readonly hops: number; readonly via: readonly { type: string; value: string }[] } | undefined;
+  /**
+   * What the legs said of the current revision, kept to rank the verified hits among themselves: raw BM25 only when
+   * the index holds this very revision, the cosine and vector of the current text.
+   */
+  readonly evidence: VerifiedEvidence;
 }
 
 export interface SearchOutcome {
@@ -99,9 +106,13 @@ export class SearchService {
       ...(vector && { semantic: { vector: [...vector], model: this.#deps.embedder.model, limit: depth } }),
     };
     const pooled = await this.#candidates(spaces, query, limitations);
-    const ranked = rankCandidates(input.strategy === 'graph' ? 'hybrid' : input.strategy, pooled);
+    const strategy = input.strategy === 'graph' ? 'hybrid' : input.strategy;
+    const ranked = rankCandidates(strategy, pooled);
     const verifying = new Verification(this.#deps, input, vector, limitations);
-    const seeds = await verifying.take(ranked, input.strategy === 'graph' ? Math.min(GRAPH_SEEDS, input.k) : input.k);
+    const wanted = input.strategy === 'graph' ? Math.min(GRAPH_SEEDS, input.k) : input.k;
+    // The features shown, and the order, come from the verified hits alone: nothing the index holds of a record
+    // the canonical store refuses (its score, its likeness to others) shapes what the caller sees.
+    const seeds = rankVerified(strategy, await verifying.take(ranked, wanted));
     const hits = input.strategy === 'graph' ? await this.#walk(spaces, seeds, input, verifying, limitations) : seeds;
     verifying.report();
     return { hits: hits.slice(0, input.k), strategy: input.strategy, limitations };
@@ -129,14 +140,21 @@ export class SearchService {
       const seen = new Set(hits.map((hit) => `${hit.head.namespace.key}\u0000${hit.head.id}`));
       const fresh = pooled.filter((entry) => !seen.has(`${entry.namespace.key}\u0000${entry.candidate.document.id}`));
       const best = Math.max(...frontier.map((hit) => hit.score), 0);
-      const ranked = rankRelated(fresh).map((entry) => ({
-        ...entry,
-        // A hop's score is its share of edges, discounted by distance from the best seed it was reached from.
-        score: best * 0.5 ** hop * entry.score,
-      }));
       // The relation must hold on what the reached record says now, not on the index's copy of it.
-      const reached = await verifying.take(ranked, input.k - hits.length, (hit) => sharedEdges(edges, hit).length > 0);
-      frontier = reached.map((hit) => ({ ...hit, graph: { hops: hop, via: sharedEdges(edges, hit) } }));
+      const reached = await verifying.take(
+        rankRelated(fresh),
+        input.k - hits.length,
+        (hit) => sharedEdges(edges, hit).length > 0,
+      );
+      const most = Math.max(1, ...reached.map((hit) => sharedEdges(edges, hit).length));
+      frontier = reached
+        .map((hit) => {
+          const via = sharedEdges(edges, hit);
+          // A hop's score is its share of edges, discounted by distance from the best seed it was reached from.
+          const graph = via.length / most;
+          return { ...hit, score: best * 0.5 ** hop * graph, features: { graph }, graph: { hops: hop, via } };
+        })
+        .sort((a, b) => b.score - a.score);
       hits.push(...frontier);
     }
     return hits;
@@ -251,9 +269,10 @@ class Verification {
   report(): void {
     if (this.#dropped === 0) return;
     this.#deps.metrics.count('search.stale_dropped', this.#dropped);
+    // Not how many: a count of dropped entries matching a query would tell what a record no longer says.
     addLimitation(this.#limitations, {
       code: 'stale-entries-dropped',
-      message: `${this.#dropped} index entries no longer matched their records and were left out`,
+      message: 'Some index entries no longer matched their records and were left out',
     });
   }
 
@@ -264,18 +283,23 @@ class Verification {
     const fields = head && projection && head.status === 'active' ? projection.fields(head) : undefined;
     const live = head && head.namespace.key === namespace.key && head.expiresAt > this.#deps.clock.now().toISOString();
     if (!head || !projection || !fields || !live || !matches(head, fields, this.#input.filters)) return this.#drop();
-    if (head.revision === candidate.document.revision)
-      return { head, fields, projection, score: entry.score, features: entry.features };
-    // Revised since it was indexed: ranked on what it says now, or left out if that no longer answers the query.
-    const rescored = await rescoreRevised(
-      this.#input.strategy,
-      entry,
-      fields.text,
-      this.#input.query,
-      this.#vector,
-      this.#deps.embedder,
-    );
-    return rescored ? { head, fields, projection, ...rescored } : this.#drop();
+    const current = head.revision === candidate.document.revision;
+    // Revised since it was indexed: only what the current text says counts (its own vector, no BM25 of the old text).
+    const vector = current ? candidate.document.vector : await this.#currentVector(fields.text);
+    const evidence: VerifiedEvidence = {
+      keyword: current ? candidate.keyword : undefined,
+      semantic: vector && this.#vector ? cosineSimilarity(vector, this.#vector) : undefined,
+      vector,
+      updatedAt: head.updatedAt,
+    };
+    if (!current && this.#input.strategy !== 'recency' && !((evidence.semantic ?? 0) > 0)) return this.#drop();
+    return { head, fields, projection, score: entry.score, features: {}, evidence };
+  }
+
+  async #currentVector(text: string): Promise<readonly number[] | undefined> {
+    if (!this.#vector) return undefined;
+    const [vector] = await this.#deps.embedder.embed([text]);
+    return vector && [...vector];
   }
 
   #drop(): undefined {
