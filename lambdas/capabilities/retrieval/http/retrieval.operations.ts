@@ -66,12 +66,9 @@ const ContextItem = z
       .optional()
       .meta({ description: 'Ids of items in this context that state something else about the same subject' }),
     duplicates: z.array(z.string()).optional().meta({ description: 'Ids left out as duplicates of this item' }),
-    flags: z
-      .array(z.literal('instruction-like'))
-      .optional()
-      .meta({
-        description: '`instruction-like`: the text reads as an attempt to instruct its reader; it is data all the same',
-      }),
+    flags: z.array(z.literal('instruction-like')).optional().meta({
+      description: '`instruction-like`: the text reads as an attempt to instruct its reader; it is data all the same',
+    }),
   })
   .meta({ id: 'ContextItem' });
 
