@@ -92,5 +92,22 @@ export const describeSearchIndexStoreContract = (name: string, create: () => Pro
       expect(snapshot?.sequence).toBe(8);
       expect(Buffer.from(snapshot?.body ?? []).equals(large)).toBe(true);
     });
+
+    it('keeps two snapshots written at one sequence apart: the newest opens whole', async () => {
+      // Prepare: a compaction and a rebuild at the same sequence, each several chunks long
+      const [one, other] = [randomBytes(800_000), randomBytes(800_000)];
+
+      // Act
+      await Promise.all([
+        fixture.store.writeSnapshot(notes, { sequence: 7, body: one }),
+        fixture.store.writeSnapshot(notes, { sequence: 7, body: other }),
+      ]);
+      const snapshot = await fixture.store.latestSnapshot(notes);
+
+      // Assess
+      const body = Buffer.from(snapshot?.body ?? []);
+      expect(snapshot?.sequence).toBe(7);
+      expect(body.equals(one) || body.equals(other)).toBe(true);
+    });
   });
 };

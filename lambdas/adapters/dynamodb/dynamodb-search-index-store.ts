@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-index-store.port.ts';
@@ -6,8 +7,8 @@ import type { Item, MemoryTableClient } from './memory-table-client.ts';
 /*
  * The embedded search index beside the records of its namespace (same partition key):
  * - `S#c#{sequence:012}` — one log entry, put only if that sequence is free (how writers take turns);
- * - `S#h#{sequence:012}` — a snapshot's header, written after its chunks `S#s#{sequence:012}#{chunk:04}`, so a
- *   snapshot whose header is there is whole.
+ * - `S#h#{sequence:012}#{write}` — a snapshot's header, written after its chunks `S#s#{sequence:012}#{write}#{chunk:04}`,
+ *   so a snapshot whose header is there is whole (`write` tells apart two snapshots written at one sequence).
  * Each body is encrypted under the namespace's key, bound to its item (the encryption context names the item).
  * Log entries do not expire on a timer: one that expired before a snapshot held it would be lost, and worse, the
  * next writer would take its sequence again. (About 1 KB per indexed write: a million writes are ~1 GB, cents a
@@ -23,6 +24,8 @@ const CHUNK_BYTES = 350_000;
 const SNAPSHOTS_KEPT = 2;
 
 const sequenceKey = (sequence: number): string => String(sequence).padStart(12, '0');
+/** A snapshot's chunks sit under its header's own key: `S#h#{sequence}#{write}` → `S#s#{sequence}#{write}#`. */
+const chunksPrefixOf = (headerKey: string): string => `${CHUNKS}${headerKey.slice(HEADER.length)}#`;
 const sequenceOf = (sk: string, prefix: string): number => Number(sk.slice(prefix.length, prefix.length + 12));
 
 export class DynamoDbSearchIndexStore implements SearchIndexStore {
@@ -75,13 +78,14 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
     const [header] = headers;
     if (!header) return undefined;
     const sequence = sequenceOf(String(header.sk), HEADER);
+    const prefix = chunksPrefixOf(String(header.sk));
     // A query answers at most 1 MB: a snapshot of more chunks than that is read page by page.
     const items: Item[] = [];
     let after: string | undefined;
     do {
       const page = await this.#table.querySortKeys({
         pk: namespace.key,
-        prefix: `${CHUNKS}${sequenceKey(sequence)}#`,
+        prefix,
         limit: Number(header.chunks),
         after,
       });
@@ -94,7 +98,9 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
   }
 
   async writeSnapshot(namespace: Namespace, snapshot: SealedEntry): Promise<void> {
-    const headerKey = `${HEADER}${sequenceKey(snapshot.sequence)}`;
+    // Its own key per write: two writers of a snapshot at one sequence (a compaction and a rebuild) never mix chunks.
+    const headerKey = `${HEADER}${sequenceKey(snapshot.sequence)}#${randomBytes(6).toString('hex')}`;
+    const prefix = chunksPrefixOf(headerKey);
     const sealed = await this.#seal(namespace, headerKey, snapshot.body);
     const chunks: Uint8Array[] = [];
     for (let offset = 0; offset < sealed.length; offset += CHUNK_BYTES)
@@ -104,7 +110,7 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
       chunks.map((chunk, index) =>
         this.#table.put({
           pk: namespace.key,
-          sk: `${CHUNKS}${sequenceKey(snapshot.sequence)}#${String(index).padStart(4, '0')}`,
+          sk: `${prefix}${String(index).padStart(4, '0')}`,
           chunk,
         }),
       ),
@@ -122,10 +128,10 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
   async #dropSnapshotsBefore(namespace: Namespace): Promise<void> {
     const headers = await this.#headers(namespace, SNAPSHOTS_KEPT + 5);
     for (const header of headers.slice(SNAPSHOTS_KEPT)) {
-      const sequence = sequenceKey(sequenceOf(String(header.sk), HEADER));
+      const prefix = chunksPrefixOf(String(header.sk));
       await Promise.all(
         Array.from({ length: Number(header.chunks) }, (_, index) =>
-          this.#table.delete({ pk: namespace.key, sk: `${CHUNKS}${sequence}#${String(index).padStart(4, '0')}` }),
+          this.#table.delete({ pk: namespace.key, sk: `${prefix}${String(index).padStart(4, '0')}` }),
         ),
       );
       await this.#table.delete({ pk: namespace.key, sk: String(header.sk) });
