@@ -17,10 +17,8 @@ const valueText = (value: unknown): string => (typeof value === 'string' ? value
  * value it holds, its status (`provisional`, `mature`, `expired`, and `applied` when a value is applied) for the
  * status filter, and its key as a `rule` edge.
  */
-export const beliefSearchFields = (revision: RecordRevision): SearchFields | undefined => {
-  const belief = Belief.safeParse(revision.content);
-  if (!belief.success) return undefined;
-  const { key, values, status, appliedValue } = belief.data;
+export const beliefSearchFields = (belief: Belief): SearchFields => {
+  const { key, values, status, appliedValue } = belief;
   return {
     text: [key.replace(/[._:-]+/g, ' '), ...values.map((entry) => valueText(entry.value))].join('\n'),
     states: appliedValue === undefined ? [status] : [status, 'applied'],
@@ -36,13 +34,23 @@ export const beliefSearchProjections = (deps: {
   readonly clock: Clock;
   readonly learning: (agent: string | undefined) => LearningSettings;
 }): SearchProjection[] =>
-  Object.values(BELIEF_KINDS).map((kind) => ({
-    kind,
-    fields: beliefSearchFields,
-    present: (revision: RecordRevision) => {
+  Object.values(BELIEF_KINDS).map((kind) => {
+    // As its owner sees it now: the status a filter matches is the status the hit shows, decay included.
+    const viewNow = (revision: RecordRevision) => {
+      if (!Belief.safeParse(revision.content).success) return undefined;
       const { owner } = revision.namespace;
       const agent = owner.type === 'principal' ? owner.agent : undefined;
-      const view = currentBeliefView(revision, deps.clock.now(), deps.learning(agent));
-      return view && toBeliefResponse(view);
-    },
-  }));
+      return currentBeliefView(revision, deps.clock.now(), deps.learning(agent));
+    };
+    return {
+      kind,
+      fields: (revision: RecordRevision) => {
+        const view = viewNow(revision);
+        return view && beliefSearchFields(view.belief);
+      },
+      present: (revision: RecordRevision) => {
+        const view = viewNow(revision);
+        return view && toBeliefResponse(view);
+      },
+    };
+  });

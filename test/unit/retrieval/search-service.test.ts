@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SessionEventInput } from '../../../lambdas/capabilities/learning/session-event.schema.ts';
 import { SEARCH_STRATEGIES, SearchInput } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
 import type { Scope } from '../../../lambdas/kernel/identity/scope.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
@@ -148,5 +149,27 @@ describe('SearchService', () => {
     // Assess
     expect(note.updatedAt.endsWith('.000Z')).toBe(true);
     expect(outcome.hits.map((hit) => hit.head.id)).toEqual([note.id]);
+  });
+
+  it('filters beliefs by the status they have now, decay included, not the status they were indexed with', async () => {
+    // Prepare: a statement matures at once; sixty days without confirmation make it provisional again
+    const { backend, relay, clock } = await service();
+    const statement = SessionEventInput.parse({ type: 'statement', text: 'My timezone is Europe/Berlin.' });
+    await backend.sessionEvents.append(alice, 's1', statement);
+    await relay();
+    const query = { query: 'timezone', strategy: 'keyword' as const, k: 5 };
+    const matureThen = await backend.search.search(alice, { ...query, filters: { status: ['mature'] } });
+    clock.advance(61 * 86_400_000);
+
+    // Act
+    const matureNow = await backend.search.search(alice, { ...query, filters: { status: ['mature'] } });
+    const unfiltered = await backend.search.search(alice, query);
+
+    // Assess
+    expect(matureThen.hits).toHaveLength(1);
+    expect(matureNow.hits).toEqual([]);
+    const [hit] = unfiltered.hits;
+    expect(hit?.head.id).toBe(matureThen.hits[0]?.head.id);
+    expect(await hit?.projection.present(hit.head)).toMatchObject({ status: 'provisional' });
   });
 });
