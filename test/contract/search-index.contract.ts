@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { embeddedLegs } from '../../lambdas/capabilities/retrieval/embedded/embedded-legs.ts';
+import { EmbeddedSearchIndex } from '../../lambdas/capabilities/retrieval/embedded/embedded-search-index.ts';
 import { FeatureHashingEmbedder } from '../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
 import type { Namespace } from '../../lambdas/kernel/namespaces/namespace.ts';
 import type { SearchDocument } from '../../lambdas/kernel/search/search-document.ts';
 import type { CandidateQuery, SearchIndex } from '../../lambdas/kernel/search/search-index.port.ts';
+import type { SearchIndexStore } from '../../lambdas/kernel/search/search-index-store.port.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -14,6 +18,21 @@ export interface SearchIndexFixture {
 }
 
 const embedder = new FeatureHashingEmbedder();
+
+/**
+ * The embedded index over `store`, as the contract runs it: `reopen` is another process's handle on the same store,
+ * and a snapshot every four entries, so loading from snapshots is exercised too.
+ */
+export const embeddedIndexFixture = (store: SearchIndexStore, close: () => Promise<void>): SearchIndexFixture => {
+  const open = () =>
+    new EmbeddedSearchIndex({
+      store,
+      parts: () => embeddedLegs(embedder),
+      metrics: new InMemoryMetrics(),
+      compactEvery: 4,
+    });
+  return { index: open(), reopen: open, close };
+};
 
 /** A document as the consumer would write it, with the default embedder's vector. */
 export const searchDocument = async (

@@ -5,7 +5,11 @@ import { InMemoryMetrics } from '../../lambdas/adapters/observability/in-memory-
 import { embeddedLegs } from '../../lambdas/capabilities/retrieval/embedded/embedded-legs.ts';
 import { EmbeddedSearchIndex } from '../../lambdas/capabilities/retrieval/embedded/embedded-search-index.ts';
 import { FeatureHashingEmbedder } from '../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
-import { describeSearchIndexContract, searchDocument } from '../contract/search-index.contract.ts';
+import {
+  describeSearchIndexContract,
+  embeddedIndexFixture,
+  searchDocument,
+} from '../contract/search-index.contract.ts';
 import { describeSearchIndexStoreContract } from '../contract/search-index-store.contract.ts';
 import { type EmbeddedTable, startEmbeddedTable } from '../support/embedded-table.ts';
 import { KINDS } from '../support/record-kinds.ts';
@@ -22,15 +26,7 @@ describeSearchIndexStoreContract('DynamoDB, on the embedded engine', async () =>
 
 describeSearchIndexContract('embedded, over DynamoDB on the embedded engine', async () => {
   const table = await startEmbeddedTable();
-  const store = storeOn(table);
-  const open = () =>
-    new EmbeddedSearchIndex({
-      store,
-      parts: () => embeddedLegs(embedder),
-      metrics: new InMemoryMetrics(),
-      compactEvery: 4,
-    });
-  return { index: open(), reopen: open, close: table.close };
+  return embeddedIndexFixture(storeOn(table), table.close);
 });
 
 describe('DynamoDB search index store: sealed beside the records', () => {

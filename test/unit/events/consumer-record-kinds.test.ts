@@ -30,30 +30,29 @@ const unreachable = () => {
   throw new Error('not reached in this test');
 };
 
+/** A directory that records being asked and knows no namespace: the first storage a consumer touches. */
+const directoryTouching = (touched: () => void): NamespaceDirectory =>
+  ({
+    resolve: async () => {
+      touched();
+      return undefined;
+    },
+  }) as unknown as NamespaceDirectory;
+
 /** Each consumer of the deployment, built on ports that only record whether the consumer went to storage. */
 const consumersTouchingStorage: Record<string, (touched: () => void) => EventConsumer> = {
   'head-projection': (touched) =>
     new HeadProjectionConsumer({
       revisions: { getRevision: unreachable },
       heads: { projectHead: unreachable, projectedRevision: unreachable },
-      directory: {
-        resolve: async () => {
-          touched();
-          return undefined;
-        },
-      } as unknown as NamespaceDirectory,
+      directory: directoryTouching(touched),
       kinds: SERVICE.kinds,
     }),
   [SEARCH_INDEX_CONSUMER]: (touched) =>
     new SearchIndexConsumer({
       index: { name: 'test', apply: unreachable, rebuild: unreachable, candidates: unreachable },
       revisions: { getHead: unreachable },
-      directory: {
-        resolve: async () => {
-          touched();
-          return undefined;
-        },
-      } as unknown as NamespaceDirectory,
+      directory: directoryTouching(touched),
       kinds: SERVICE.kinds,
       projections: () => [],
       embedder: { model: 'test', dimensions: 1, embed: unreachable },
