@@ -17,10 +17,8 @@ import { guardrailsModule } from '../../lambdas/capabilities/guardrails/guardrai
 import { learningModule } from '../../lambdas/capabilities/learning/learning.module.ts';
 import { notesModule } from '../../lambdas/capabilities/notes/notes.module.ts';
 import { retrievalModule } from '../../lambdas/capabilities/retrieval/retrieval.module.ts';
-import type { SearchService } from '../../lambdas/capabilities/retrieval/search/search-service.ts';
-import type { AnyCapabilityModule, CapabilityModule } from '../../lambdas/composition/capability-module.ts';
+import type { AnyCapabilityModule } from '../../lambdas/composition/capability-module.ts';
 import { type ComposedService, composeService, type ServicePorts } from '../../lambdas/composition/compose-service.ts';
-import type { AnyConfigSection } from '../../lambdas/kernel/config/config-section.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { createUlidGenerator } from '../../lambdas/kernel/time/ids.ts';
 
@@ -62,17 +60,6 @@ export const inMemoryPorts = (clock = new ManualClock('2026-06-01T00:00:00.000Z'
   return { ports, clock, records, metrics, auditTrail, workflowRuns, deadLetters, local };
 };
 
-const servicesIfComposed = <Services>(
-  service: ComposedService,
-  module: CapabilityModule<Services, readonly AnyConfigSection[]>,
-): Services | undefined => {
-  try {
-    return service.services(module);
-  } catch {
-    return undefined;
-  }
-};
-
 /** The services of the whole service by the names tests call them, and the kernel's own machinery. */
 export const backendOf = (service: ComposedService) => {
   const { notes } = service.services(notesModule);
@@ -88,8 +75,7 @@ export const backendOf = (service: ComposedService) => {
     appliedMemory,
     guardrails,
     audit,
-    /** Retrieval's search, in a service composed with the retrieval module. */
-    search: servicesIfComposed(service, retrievalModule)?.search as SearchService,
+    search: service.services(retrievalModule).search,
     workflows: service.kernel.workflows,
     system: service.system,
     handlers: service.handlers,

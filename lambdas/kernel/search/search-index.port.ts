@@ -13,6 +13,22 @@ export interface SearchFilter {
   readonly until?: string | undefined;
 }
 
+/** What a filter reads of a record: its kind, tags, states and when it was last revised. */
+export interface FilteredRecord {
+  readonly kind: string;
+  readonly tags?: readonly string[] | undefined;
+  readonly states?: readonly string[] | undefined;
+  readonly updatedAt: string;
+}
+
+/** Whether `record` passes `filter`: what an index applies to its copy, and verification to the canonical record. */
+export const passesSearchFilter = (record: FilteredRecord, filter: SearchFilter): boolean =>
+  (!filter.kinds || filter.kinds.includes(record.kind)) &&
+  (!filter.tags || filter.tags.every((tag) => record.tags?.includes(tag))) &&
+  (!filter.states || filter.states.some((state) => record.states?.includes(state))) &&
+  (filter.since === undefined || record.updatedAt >= filter.since) &&
+  (filter.until === undefined || record.updatedAt < filter.until);
+
 /**
  * One namespace's candidates for a search, by up to four legs at once; the retrieval service fuses, reranks and
  * verifies them. Each leg returns at most its `limit`, best first.

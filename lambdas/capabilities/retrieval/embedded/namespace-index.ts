@@ -1,6 +1,11 @@
 import type { IndexChange, SearchDocument } from '../../../kernel/search/search-document.ts';
 import { idOfChange, revisionOfChange } from '../../../kernel/search/search-document.ts';
-import type { Candidate, CandidateQuery, SearchFilter } from '../../../kernel/search/search-index.port.ts';
+import {
+  type Candidate,
+  type CandidateQuery,
+  passesSearchFilter,
+  type SearchFilter,
+} from '../../../kernel/search/search-index.port.ts';
 import { TAG_EDGE } from '../indexing/search-documents.ts';
 import type { IndexSnapshot } from './index-codec.ts';
 
@@ -155,17 +160,9 @@ export class NamespaceIndex {
   }
 
   #filterOf(filter: SearchFilter): (id: string) => boolean {
-    const kinds = filter.kinds && new Set(filter.kinds);
-    const states = filter.states && new Set(filter.states);
     return (id) => {
       const document = this.#documents.get(id);
-      if (!document) return false;
-      if (kinds && !kinds.has(document.kind)) return false;
-      if (filter.tags && !filter.tags.every((tag) => document.tags.includes(tag))) return false;
-      if (states && !document.states.some((state) => states.has(state))) return false;
-      if (filter.since !== undefined && document.updatedAt < filter.since) return false;
-      if (filter.until !== undefined && document.updatedAt >= filter.until) return false;
-      return true;
+      return document !== undefined && passesSearchFilter(document, filter);
     };
   }
 

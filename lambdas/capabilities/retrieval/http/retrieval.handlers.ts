@@ -1,6 +1,5 @@
 import { type HttpContext, httpOperation } from '../../../http/http-operation.ts';
 import { ok } from '../../../http/responses.ts';
-import { assembleContext } from '../search/context-assembler.ts';
 import type { SearchService, VerifiedHit } from '../search/search-service.ts';
 import * as retrieval from './retrieval.operations.ts';
 
@@ -34,9 +33,7 @@ export const retrievalHandlers = (service: SearchService, http: HttpContext) => 
     });
   }),
   assembleContext: httpOperation(retrieval.assembleContext, http).handler(async ({ scope, input }) => {
-    const { maxTokens, ...query } = input.body;
-    const outcome = await service.search(scope, { ...query, k: CONTEXT_CANDIDATES });
-    const context = assembleContext(outcome, maxTokens);
+    const context = await service.context(scope, input.body);
     return ok({
       items: context.items.map((item) => ({ ...item, source: { ...item.source } })),
       tokens: context.tokens,
@@ -46,6 +43,3 @@ export const retrievalHandlers = (service: SearchService, http: HttpContext) => 
     });
   }),
 });
-
-/** Hits a context is assembled from: as many as a search may return. */
-const CONTEXT_CANDIDATES = 50;

@@ -2,7 +2,7 @@ import type { NamespaceOwner } from '../../../kernel/namespaces/namespace.ts';
 import { detectInstructionInjection } from '../../../kernel/protection/instruction-injection.ts';
 import { normalisedTextHash } from '../ranking/fusion.ts';
 import type { SearchStrategy } from '../search.schema.ts';
-import type { Limitation, SearchOutcome, VerifiedHit } from './search-service.ts';
+import type { Limitation, SearchOutcome, VerifiedHit } from './search-outcome.ts';
 
 export interface ContextItem {
   readonly id: string;

@@ -8,6 +8,7 @@ import type { RevisionStore } from '../../../kernel/records/revision-store.port.
 import type { Embedder } from '../../../kernel/search/embedder.port.ts';
 import {
   type CandidateQuery,
+  passesSearchFilter,
   type SearchFilter,
   type SearchIndex,
   SearchIndexUnavailableError,
@@ -17,7 +18,14 @@ import type { Clock } from '../../../kernel/time/clock.ts';
 import { NamespaceIndex, type NamespaceIndexParts } from '../embedded/namespace-index.ts';
 import { edgesOfFields, indexChangesOf } from '../indexing/search-documents.ts';
 import { cosineSimilarity } from '../ranking/feature-hashing.ts';
-import type { SearchFilters, SearchInput, SearchStrategy } from '../search.schema.ts';
+import {
+  type ContextInput,
+  SEARCH_K_MAX,
+  type SearchFilters,
+  type SearchInput,
+  type SearchStrategy,
+} from '../search.schema.ts';
+import { type AssembledContext, assembleContext } from './context-assembler.ts';
 import {
   type PooledCandidate,
   type RankedCandidate,
@@ -26,6 +34,7 @@ import {
   rankVerified,
   type VerifiedEvidence,
 } from './rank-candidates.ts';
+import type { Limitation, SearchOutcome, VerifiedHit } from './search-outcome.ts';
 
 /** Records a fallback scan reads per namespace when its index cannot answer: the newest ones. */
 export const FALLBACK_SCAN_LIMIT = 500;
@@ -35,31 +44,7 @@ const LEG_DEPTH = (k: number) => Math.min(200, Math.max(50, k * 5));
 const GRAPH_SEEDS = 5;
 const GRAPH_HOPS = 2;
 
-export interface Limitation {
-  readonly code: string;
-  readonly message: string;
-}
-
-/** A hit after verification: the canonical head it was checked against, and how it ranked. */
-export interface VerifiedHit {
-  readonly head: RecordRevision;
-  readonly fields: SearchFields;
-  readonly projection: SearchProjection;
-  readonly score: number;
-  readonly features: Readonly<Record<string, number>>;
-  readonly graph?: { readonly hops: number; readonly via: readonly { type: string; value: string }[] } | undefined;
-  /**
-   * What the legs said of the current revision, kept to rank the verified hits among themselves: raw BM25 only when
-   * the index holds this very revision, the cosine and vector of the current text.
-   */
-  readonly evidence: VerifiedEvidence;
-}
-
-export interface SearchOutcome {
-  readonly hits: readonly VerifiedHit[];
-  readonly strategy: SearchStrategy;
-  readonly limitations: readonly Limitation[];
-}
+export type { Limitation, SearchOutcome, VerifiedHit } from './search-outcome.ts';
 
 export interface SearchServiceDependencies {
   readonly index: SearchIndex;
@@ -91,6 +76,12 @@ export class SearchService {
 
   constructor(deps: SearchServiceDependencies) {
     this.#deps = deps;
+  }
+
+  /** A bounded context from as many hits as a search may give (see context-assembler.ts). */
+  async context(scope: Scope, input: ContextInput): Promise<AssembledContext> {
+    const { maxTokens, ...query } = input;
+    return assembleContext(await this.search(scope, { ...query, k: SEARCH_K_MAX }), maxTokens);
   }
 
   async search(scope: Scope, input: SearchInput): Promise<SearchOutcome> {
@@ -141,15 +132,16 @@ export class SearchService {
       const fresh = pooled.filter((entry) => !seen.has(`${entry.namespace.key}\u0000${entry.candidate.document.id}`));
       const best = Math.max(...frontier.map((hit) => hit.score), 0);
       // The relation must hold on what the reached record says now, not on the index's copy of it.
-      const reached = await verifying.take(
-        rankRelated(fresh),
-        input.k - hits.length,
-        (hit) => sharedEdges(edges, hit).length > 0,
-      );
-      const most = Math.max(1, ...reached.map((hit) => sharedEdges(edges, hit).length));
+      const viaOf = new Map<VerifiedHit, { type: string; value: string }[]>();
+      const reached = await verifying.take(rankRelated(fresh), input.k - hits.length, (hit) => {
+        const via = sharedEdges(edges, hit);
+        viaOf.set(hit, via);
+        return via.length > 0;
+      });
+      const most = Math.max(1, ...reached.map((hit) => viaOf.get(hit)?.length ?? 0));
       frontier = reached
         .map((hit) => {
-          const via = sharedEdges(edges, hit);
+          const via = viaOf.get(hit) ?? [];
           // A hop's score is its share of edges, discounted by distance from the best seed it was reached from.
           const graph = via.length / most;
           return { ...hit, score: best * 0.5 ** hop * graph, features: { graph }, graph: { hops: hop, via } };
@@ -321,14 +313,11 @@ const filterOf = (filters: SearchFilters | undefined): SearchFilter => ({
 });
 
 /** The filters, checked again on the canonical record: the index's copy of tags and states may be stale. */
-const matches = (head: RecordRevision, fields: SearchFields, filters: SearchFilters | undefined): boolean => {
-  if (!filters) return true;
-  if (filters.tags && !filters.tags.every((tag) => fields.tags?.includes(tag))) return false;
-  if (filters.status && !filters.status.some((status) => fields.states?.includes(status))) return false;
-  if (filters.since && head.updatedAt < filters.since) return false;
-  if (filters.until && head.updatedAt >= filters.until) return false;
-  return true;
-};
+const matches = (head: RecordRevision, fields: SearchFields, filters: SearchFilters | undefined): boolean =>
+  passesSearchFilter(
+    { kind: head.namespace.kind.name, tags: fields.tags, states: fields.states, updatedAt: head.updatedAt },
+    filterOf(filters),
+  );
 
 /** The edges of the verified hits, from their canonical fields. */
 const edgesOf = (hits: readonly VerifiedHit[]): Record<string, string[]> => {
