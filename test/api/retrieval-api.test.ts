@@ -222,6 +222,7 @@ describe('API: retrieval', () => {
       ['k out of range', { query: 'x', k: 51 }, 'body.k'],
       ['an oversized query', { query: 'x'.repeat(2001) }, 'body.query'],
       ['no query for a ranking strategy', { strategy: 'keyword' }, 'body.query'],
+      ['an agent narrowing with a project', { query: 'x', agent: 'planner', project: 'apollo' }, 'body.agent'],
     ];
     for (const [name, body, field] of cases) {
       it(`${name}`, async () => {

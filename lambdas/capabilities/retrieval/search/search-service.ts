@@ -207,13 +207,23 @@ export class SearchService {
     return [...new Set(names)].map((name) => {
       const projection = projections.find((candidate) => candidate.kind.name === name) as SearchProjection;
       // Built by the caller's scope: a project the caller is not a member of answers NotFound here.
-      return {
-        namespace: scope.namespace(projection.kind, { agent: input.agent, project: input.project }),
-        projection,
-      };
+      return { namespace: namespaceIn(scope, projection, input), projection };
     });
   }
 }
+
+/** The scope's namespace for a kind, narrowed as asked; its refusals name the request body's fields. */
+const namespaceIn = (scope: Scope, projection: SearchProjection, input: Pick<SearchInput, 'agent' | 'project'>) => {
+  try {
+    return scope.namespace(projection.kind, { agent: input.agent, project: input.project });
+  } catch (error) {
+    if (!(error instanceof ValidationFailedError)) throw error;
+    throw new ValidationFailedError(
+      error.message,
+      error.issues.map((issue) => ({ ...issue, path: `body.${issue.path}` })),
+    );
+  }
+};
 
 /**
  * Walks ranked candidates in order, reading each one's canonical head, and keeps those still true: live, in the
