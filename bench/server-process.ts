@@ -44,6 +44,11 @@ export interface ServerStartOptions {
   cpuProfileDir?: string;
   /** Sampling interval of the profiler, µs (Node's default is 1000). */
   cpuProfileIntervalMicros?: number;
+  /**
+   * Have the server's cost meter read every engine request and answer (index writes, key caches, the events each
+   * operation caused): the cost runs do; the latency runs do not, since no function in AWS pays for that parse.
+   */
+  meterEngineWork?: boolean;
 }
 
 export class ServerProcess {
@@ -94,6 +99,7 @@ export class ServerProcess {
         MEMORY_HUB_LOG: 'quiet',
         MEMORY_HUB_COST_REPORT: costReportPath,
         MEMORY_HUB_RELAY_LAG_REPORT: join(dataDir, RELAY_LAG_FILE),
+        ...(options.meterEngineWork && { MEMORY_HUB_METER_ENGINE_WORK: '1' }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -20,6 +20,8 @@ try {
     dataDir,
     config,
     port,
+    // `npm run bench`'s cost runs: the meter reads every engine request and answer.
+    meterEngineWork: process.env.MEMORY_HUB_METER_ENGINE_WORK === '1',
     log: quiet ? undefined : (line) => console.log(line),
   });
   console.log(`Memory Hub listening on ${server.url} (data in ${dataDir})`);

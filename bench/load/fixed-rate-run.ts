@@ -3,7 +3,7 @@
  * request at a time, then the server's cost report, cut into the handler times of each part.
  */
 
-import type { CostReport } from '../server-process.ts';
+import type { CostReport, ServerStartOptions } from '../server-process.ts';
 import { percentile } from '../stats.ts';
 import type { LoadSession, MeasuredPhase, ServiceTime, SessionSetup, SessionWorkload } from './load-session.ts';
 import { judgePhase, type LatencyBudget, type PhaseAnalysis, type Verdict } from './phase-analysis.ts';
@@ -33,8 +33,8 @@ export interface FixedRateScenario<Workload extends SessionWorkload, Run> {
   /** For the log. */
   name: string;
   budget: LatencyBudget;
-  /** A fresh, seeded and warmed-up session for run `index`. */
-  open(index: number): Promise<LoadSession<Workload>>;
+  /** A fresh, seeded and warmed-up session for run `index`, on a server started with `serverOptions`. */
+  open(index: number, serverOptions?: ServerStartOptions): Promise<LoadSession<Workload>>;
   /** The scenario's own figures added to a run: what it read off the phase's responses or its workload. */
   complete(run: FixedRateRun<Workload['operations'][number]>, measured: MeasuredPhase, workload: Workload): Run;
 }
@@ -55,6 +55,25 @@ export const runFixedRates = async <Workload extends SessionWorkload, Run>(
     results.push(scenario.complete(run, measured, session.workload));
   }
   return results;
+};
+
+/**
+ * One more run at the fixed rate, on a server whose cost meter reads every engine request and answer: what the
+ * operations cost (index writes, key caches, the events each caused). Apart from the latency runs because that
+ * reading is a JSON parse of every request and answer, work no function in AWS does; its time is in this run's
+ * handler times, which only ever overstates the durations priced from them.
+ */
+export const runCostMeasurement = async <Workload extends SessionWorkload, Run>(
+  setup: SessionSetup,
+  scenario: FixedRateScenario<Workload, Run>,
+): Promise<Run> => {
+  const { options, log } = setup;
+  const index = options.load.runs;
+  log(`${scenario.name} cost run: ${options.load.ratePerSecond}/s for ${options.load.durationSeconds} s`);
+  const session = await scenario.open(index, { meterEngineWork: true });
+  const { run, measured } = await measureFixedRate(session, setup, index, scenario.budget);
+  logRun(log, run, session.workload.operations);
+  return scenario.complete(run, measured, session.workload);
 };
 
 /** Runs the measured phase and the one-at-a-time requests on `session`, then closes it. */

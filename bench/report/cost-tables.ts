@@ -28,7 +28,8 @@ import { bullets, dollars, fixed, ms, passFail, table } from './markdown.ts';
 const MIXED_WORKLOAD_GOAL_USD_PER_MILLION = 5;
 
 const COST_MEASUREMENT_NOTE =
-  'Measured by the local server over every request of the fixed-rate runs (seeding, warm-up and one-at-a-time requests ' +
+  'Measured by the local server over every request of the cost run — one more run at the fixed rate, its meter reading ' +
+  'every engine request and answer, which the latency runs leave off (seeding, warm-up and one-at-a-time requests ' +
   'included — the same operations, so the averages hold): DynamoDB requests and the capacity units the engine reported ' +
   '(`ReturnConsumedCapacity: TOTAL`), the index write units it leaves out (computed), the events each operation committed, ' +
   'the key operations this one process made (its caches serve every operation), and, one request at a time, the handler ' +

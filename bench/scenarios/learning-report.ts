@@ -159,7 +159,7 @@ export const learningLoadReport = (
   options: BenchOptions,
   runs: readonly LearningRun[],
   ceiling: CeilingResult,
-  costs: { figures: CostFigures; baselines: readonly CostBaseline[] },
+  costs: { figures: CostFigures; baselines: readonly CostBaseline[]; run: LearningRun },
 ): ScenarioResult => {
   const { ratePerSecond } = options.load;
   const { figures } = costs;
@@ -202,7 +202,7 @@ export const learningLoadReport = (
       ceilingSection(options, ceiling),
       costSection({
         title: 'Learned memory — cost per operation',
-        runs,
+        runs: [costs.run],
         figures,
         baselines: costs.baselines,
         workload: costWorkload(options),
@@ -212,6 +212,6 @@ export const learningLoadReport = (
     ],
     headline,
     methodNotes: methodNotes(options),
-    raw: { runs: runs.map(rawRun), ceiling },
+    raw: { runs: runs.map(rawRun), costRun: rawRun(costs.run), ceiling },
   };
 };

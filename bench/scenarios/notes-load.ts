@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions } from '../bench-options.ts';
 import { findCeiling } from '../load/ceiling-search.ts';
-import { formatShare, runFixedRates } from '../load/fixed-rate-run.ts';
+import { type FixedRateRun, formatShare, runCostMeasurement, runFixedRates } from '../load/fixed-rate-run.ts';
 import { LoadSession, type MeasuredPhase, type SessionSetup, withSessionSetup } from '../load/load-session.ts';
-import { LISTED_ITEMS, NOTE_OPERATIONS, NotesWorkload } from '../load/notes-workload.ts';
+import { LISTED_ITEMS, NOTE_OPERATIONS, type NoteOperation, NotesWorkload } from '../load/notes-workload.ts';
 import { meanObserved } from '../load/phase-analysis.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
 import { cpuProfilesIn, type ServerStartOptions } from '../server-process.ts';
@@ -83,16 +83,19 @@ export const notesLoadScenario: Scenario = {
   name: 'notes-load',
   run: (options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult> =>
     withSessionSetup(options, log, async (setup) => {
-      const runs = await runFixedRates(setup, {
+      const fixedRate = {
         name: 'notes-load',
         budget: NOTES_BUDGET,
-        open: (index) => openSession(setup, index, options.load.ratePerSecond),
-        complete: (run, measured, workload): LoadRun => ({
+        open: (index: number, serverOptions?: ServerStartOptions) =>
+          openSession(setup, index, options.load.ratePerSecond, serverOptions),
+        complete: (run: FixedRateRun<NoteOperation>, measured: MeasuredPhase, workload: NotesWorkload): LoadRun => ({
           ...run,
           meanListedItems: meanListedItems(measured),
           patchFallbacks: workload.patchFallbacks,
         }),
-      });
+      };
+      const runs = await runFixedRates(setup, fixedRate);
+      const costRun = await runCostMeasurement(setup, fixedRate);
       const ceiling = await findCeiling(setup, {
         name: 'notes-load',
         budget: NOTES_BUDGET,
@@ -105,7 +108,7 @@ export const notesLoadScenario: Scenario = {
         log(`  the profiled run failed: ${error instanceof Error ? error.message : String(error)}`);
         return undefined;
       });
-      const costs = await priceRuns(options, runs, NOTE_OPERATIONS, 'notes', log);
-      return notesLoadReport(options, runs, ceiling, profile, costs);
+      const costs = await priceRuns(options, [costRun], NOTE_OPERATIONS, 'notes', log);
+      return notesLoadReport(options, runs, ceiling, profile, { ...costs, run: costRun });
     }),
 };

@@ -204,6 +204,9 @@ const methodNotes = (options: BenchOptions): string[] => [
     'Server CPU is read from /proc for the server process (all its threads) as a share of one core; "other load" is the ' +
     "machine's busy CPU (/proc/stat, hypervisor steal included) minus the server and the load generator — other work competing " +
     `for the same cores during the phase. Before each phase the bench waits (up to 15 s) for other load to drop below 0.3 cores.`,
+  'Latency, CPU, the ceiling and the profile are measured with the cost meter keeping timings only; the costs come from one more ' +
+    'run at the same rate whose meter also reads every engine request and answer (a JSON parse of each, which no function in AWS ' +
+    'does, and which is not in the latency figures).',
 ];
 
 /** Median across runs of each run's relay-lag percentiles (events applied during the measured phase). */
@@ -254,7 +257,7 @@ export const notesLoadReport = (
   runs: readonly LoadRun[],
   ceiling: CeilingResult<NotesCeilingStep>,
   profile: ProfileResult | undefined,
-  costs: { figures: CostFigures; baselines: readonly CostBaseline[] },
+  costs: { figures: CostFigures; baselines: readonly CostBaseline[]; run: LoadRun },
 ): ScenarioResult => {
   const { figures } = costs;
   const headline: HeadlineFigure[] = NOTE_OPERATIONS.map((operation) => {
@@ -305,7 +308,7 @@ export const notesLoadReport = (
       whereTimeGoesSection(runs, profile),
       costSection({
         title: 'Cost per operation',
-        runs,
+        runs: [costs.run],
         figures,
         baselines: costs.baselines,
         workload: costWorkload(options),
@@ -319,6 +322,7 @@ export const notesLoadReport = (
     methodNotes: methodNotes(options),
     raw: {
       runs: runs.map(rawRun),
+      costRun: rawRun(costs.run),
       ceiling,
       profile,
     },

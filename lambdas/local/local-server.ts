@@ -51,6 +51,11 @@ export interface LocalServerOptions {
   modules?: readonly AnyCapabilityModule[];
   /** Keep the embedded engine in memory instead of under `dataDir` (tests). */
   inMemoryStorage?: boolean;
+  /**
+   * Have the cost meter read every engine request and answer (`EngineWork`: index writes, key caches, which
+   * operation caused each relayed event). It costs a JSON parse of each, so it is off unless a cost run asks.
+   */
+  meterEngineWork?: boolean;
   clock?: Clock;
   /** How the workflow runner waits between retries (tests pass one that does not wait). */
   sleep?: Sleep;
@@ -85,7 +90,10 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Run
   try {
     const engine = await startEmbeddedDynamoDb(options.inMemoryStorage ? undefined : join(options.dataDir, 'dynamodb'));
     cleanups.push(() => engine.close());
-    const costs = new RequestCostMeter({ tables: [createMemoryTableInput(LOCAL_TABLE_NAME)] });
+    const costs = new RequestCostMeter({
+      tables: [createMemoryTableInput(LOCAL_TABLE_NAME)],
+      engineWork: options.meterEngineWork ?? false,
+    });
     const modules = options.modules ?? CAPABILITIES;
     const backend = await localApplication({
       modules,

@@ -106,6 +106,12 @@ export interface RequestCostMeterOptions {
   readonly branchKeyCacheSeconds?: number;
   /** Plaintexts a function keeps (the content cache's capacity). */
   readonly contentCacheCapacity?: number;
+  /**
+   * Whether the SDK's requests and the engine's answers are read (`EngineWork`, and which operation committed each
+   * relayed event). Reading them costs the server a JSON parse of every request and answer, which no function in AWS
+   * does, so a run that measures latency leaves it off and a run that measures cost turns it on. Default on.
+   */
+  readonly engineWork?: boolean;
   readonly now?: () => number;
 }
 
@@ -160,12 +166,14 @@ export class RequestCostMeter implements Metrics {
   readonly #indexed = new Map<string, IndexEntry>();
   readonly #branchKeyTtlMs: number;
   readonly #contentCapacity: number;
+  readonly #engineWork: boolean;
   readonly #now: () => number;
 
   constructor(options: RequestCostMeterOptions = { tables: [] }) {
     for (const table of options.tables) this.#learnTable(table);
     this.#branchKeyTtlMs = (options.branchKeyCacheSeconds ?? DEFAULT_BRANCH_KEY_CACHE_SECONDS) * 1000;
     this.#contentCapacity = options.contentCacheCapacity ?? DEFAULT_CONTENT_CACHE_CAPACITY;
+    this.#engineWork = options.engineWork ?? true;
     this.#now = options.now ?? Date.now;
   }
 
@@ -284,7 +292,7 @@ export class RequestCostMeter implements Metrics {
       }
       // Measurement never fails a request: anything unreadable is left uncounted.
       try {
-        this.#account(target, request.body, answer?.response, context);
+        if (this.#engineWork) this.#account(target, request.body, answer?.response, context);
       } catch {}
     }
   }

@@ -15,7 +15,7 @@ describe('Class: RequestCostMeter', () => {
   let token: string;
 
   beforeEach(async () => {
-    api = await LocalApi.start();
+    api = await LocalApi.start({ meterEngineWork: true });
     token = await api.token({ tenant: 'acme', sub: 'alice' });
   });
 
@@ -48,6 +48,30 @@ describe('Class: RequestCostMeter', () => {
       expect(cost?.storageRoundTrips).toHaveLength(1);
       expect(cost?.storageRoundTrips[0]).toBeGreaterThanOrEqual(2);
       expect(report.eventRelay?.caused.eventsByKind ?? {}).toEqual({});
+    });
+
+    it('keeps timings and round trips but reads no engine traffic when the server was not asked to (latency runs)', async () => {
+      // Arrange: a server as `npm start` and the bench's latency runs start it
+      const plain = await LocalApi.start();
+      try {
+        const plainToken = await plain.token({ tenant: 'acme', sub: 'alice' });
+
+        // Act
+        const created = await plain.request<Note>('POST', '/v1/notes', { token: plainToken, body: { text: 'timed' } });
+        await plain.server.relay.idle();
+        const cost = plain.server.costs.report().createNote;
+
+        // Assess: the request timed and its round trips counted; no engine work, no event attributed to it
+        expect(created.status).toBe(201);
+        expect(cost?.handlerMilliseconds).toHaveLength(1);
+        expect(cost?.storageRoundTrips[0]).toBeGreaterThanOrEqual(2);
+        expect(cost?.storageRequests).toBeGreaterThanOrEqual(3);
+        expect(cost?.engine.requests).toBe(0);
+        expect(cost?.engine.writeUnits).toBe(0);
+        expect(cost?.caused.eventsByKind).toEqual({});
+      } finally {
+        await plain.stop();
+      }
     });
 
     it('counts one key use per record written, not the copy of its ciphertext the head item carries', async () => {

@@ -55,6 +55,8 @@ export class LocalApi {
       dataDir?: string;
       /** The whole service unless a test composes its own capabilities. */
       modules?: readonly AnyCapabilityModule[];
+      /** The cost meter reads engine traffic (tests of the cost report). */
+      meterEngineWork?: boolean;
     } = {},
   ): Promise<LocalApi> {
     const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'memory-hub-test-')));
@@ -63,6 +65,7 @@ export class LocalApi {
       config: options.config ?? new StaticConfigProvider(TEST_CONFIG),
       inMemoryStorage: !options.persist,
       ...(options.modules && { modules: options.modules }),
+      ...(options.meterEngineWork && { meterEngineWork: true }),
       // Workflow retries do not wait in tests; their intervals are checked where the runner is tested.
       sleep: async () => undefined,
       ...(options.clock && { clock: options.clock }),
