@@ -44,6 +44,7 @@ export const beliefSearchProjections = (deps: {
     };
     return {
       kind,
+      statesChangeOverTime: true,
       fields: (revision: RecordRevision) => {
         const view = viewNow(revision);
         return view && beliefSearchFields(view.belief);

@@ -23,6 +23,11 @@ export interface SearchProjection {
   fields(revision: RecordRevision): SearchFields | undefined;
   /** The record as its own GET answers it, for the caller whose scope read it. */
   present(revision: RecordRevision): Promise<unknown> | unknown;
+  /**
+   * Set when a record's states change with time alone, no revision written (a belief matures, decays, expires):
+   * an index's copy of them is then not asked to filter, and the `status` filter is applied on verification only.
+   */
+  readonly statesChangeOverTime?: true;
 }
 
 /**

@@ -172,4 +172,25 @@ describe('SearchService', () => {
     expect(hit?.head.id).toBe(matureThen.hits[0]?.head.id);
     expect(await hit?.projection.present(hit.head)).toMatchObject({ status: 'provisional' });
   });
+
+  it('finds a belief by a status it came to have after it was indexed, with no revision written since', async () => {
+    // Prepare: indexed as mature; sixty days later it has decayed to provisional, the index's copy still says mature
+    const { backend, relay, clock } = await service();
+    const statement = SessionEventInput.parse({ type: 'statement', text: 'My timezone is Europe/Berlin.' });
+    await backend.sessionEvents.append(alice, 's1', statement);
+    await relay();
+    const query = { query: 'timezone', strategy: 'keyword' as const, k: 5 };
+    const provisionalThen = await backend.search.search(alice, { ...query, filters: { status: ['provisional'] } });
+    clock.advance(61 * 86_400_000);
+
+    // Act
+    const provisionalNow = await backend.search.search(alice, { ...query, filters: { status: ['provisional'] } });
+
+    // Assess: the index was not asked to filter on its stale copy; verification matched the status it has now
+    expect(provisionalThen.hits).toEqual([]);
+    expect(provisionalNow.hits).toHaveLength(1);
+    expect(await provisionalNow.hits[0]?.projection.present(provisionalNow.hits[0].head)).toMatchObject({
+      status: 'provisional',
+    });
+  });
 });

@@ -160,7 +160,7 @@ export class SearchService {
     const sets = await Promise.all(
       spaces.map(async ({ namespace, projection }) => {
         try {
-          return { namespace, set: await this.#deps.index.candidates(namespace, query) };
+          return { namespace, set: await this.#deps.index.candidates(namespace, indexQueryFor(projection, query)) };
         } catch (error) {
           if (!(error instanceof SearchIndexUnavailableError)) throw error;
           this.#deps.metrics.count('search.index_unavailable');
@@ -211,6 +211,16 @@ export class SearchService {
     });
   }
 }
+
+/**
+ * The query as an index is asked it for one kind: without the states filter when the kind's states change with
+ * time (the index's copy would miss a belief that matured since it was indexed; verification applies it).
+ */
+const indexQueryFor = (projection: SearchProjection, query: CandidateQuery): CandidateQuery => {
+  if (!projection.statesChangeOverTime || query.filter.states === undefined) return query;
+  const { states: _applyOnVerification, ...filter } = query.filter;
+  return { ...query, filter };
+};
 
 /** The scope's namespace for a kind, narrowed as asked; its refusals name the request body's fields. */
 const namespaceIn = (scope: Scope, projection: SearchProjection, input: Pick<SearchInput, 'agent' | 'project'>) => {
