@@ -16,11 +16,16 @@ import { Identity } from './constructs/identity.ts';
 import { MemoryTable } from './constructs/memory-table.ts';
 import { OutboxRelay } from './constructs/outbox-relay.ts';
 import { Parameters } from './constructs/parameters.ts';
+import { SearchCollection } from './constructs/search-collection.ts';
 import { Workflows } from './constructs/workflows.ts';
 import { loadConsumers } from './deployment-document.ts';
 import { loadOpenApiDocument } from './openapi-operations.ts';
 import { type ConcurrencyProps, reserveConcurrency } from './reserved-concurrency.ts';
 import { loadWorkflowsDocument } from './workflow-policies.ts';
+
+/** The retrieval capability's entry: its API functions search, its index consumer writes the index. */
+const RETRIEVAL_ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
+const SEARCH_INDEX_CONSUMER_HANDLER = 'searchIndexConsumer';
 
 /** The repository root: Lambda entries in the OpenAPI document are relative to it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -63,6 +68,12 @@ export interface MemoryHubStackProps extends StackProps, ConcurrencyProps {
    * @default a key created by the stack
    */
   readonly encryptionKeyArn?: string;
+  /**
+   * An OpenSearch Serverless collection for the search index, for tenants who outgrow the embedded one (see
+   * `SearchCollection`).
+   * @default none: the embedded index, beside the records
+   */
+  readonly openSearch?: { readonly collectionName?: string; readonly indexName?: string };
 }
 
 /** One deployment of Memory Hub. Composes the constructs; holds no resource definitions of its own. */
@@ -78,6 +89,8 @@ export class MemoryHubStack extends Stack {
   public readonly identity: Identity;
   public readonly api: MemoryHubHttpApi;
   public readonly apiFunctions: ApiFunctions;
+  /** Present when the `openSearch` prop asks for it. */
+  public readonly searchCollection: SearchCollection | undefined;
 
   constructor(scope: Construct, id: string, props: MemoryHubStackProps) {
     if (!STAGE_PATTERN.test(props.stage)) {
@@ -94,6 +107,7 @@ export class MemoryHubStack extends Stack {
       throttle,
       featurePlan,
       encryptionKeyArn,
+      openSearch,
       reservedConcurrency,
       accountConcurrency,
       ...stackProps
@@ -157,6 +171,8 @@ export class MemoryHubStack extends Stack {
       stateMachines: this.workflows.stateMachines,
     });
 
+    this.searchCollection = openSearch && this.#searchCollection(stage, openSearch);
+
     reserveConcurrency(
       {
         api: [...this.apiFunctions.functions.values()],
@@ -194,5 +210,22 @@ export class MemoryHubStack extends Stack {
         description: `State machine of the ${name} workflow`,
       });
     }
+  }
+
+  /** The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's and the reconciler's. */
+  #searchCollection(stage: string, props: NonNullable<MemoryHubStackProps['openSearch']>): SearchCollection {
+    const collection = new SearchCollection(this, 'SearchCollection', {
+      stage,
+      encryptionKey: this.encryptionKey.key,
+      ...props,
+    });
+    for (const spec of this.apiFunctions.specs) {
+      const serviceFunction = this.apiFunctions.functions.get(spec.key);
+      if (spec.entry === RETRIEVAL_ENTRY && serviceFunction) collection.grantSearch(serviceFunction.function);
+    }
+    const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
+    if (consumer) collection.grantIndexing(consumer.consumer.function);
+    collection.grantIndexing(this.workflows.stepRunner.function);
+    return collection;
   }
 }

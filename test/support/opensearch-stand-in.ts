@@ -1,0 +1,427 @@
+import { randomUUID } from 'node:crypto';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { PassThrough } from 'node:stream';
+import { Client, Connection } from '@opensearch-project/opensearch';
+import { BM25_K1, KeywordIndex } from '../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
+import { ExactNearestNeighbours } from '../../lambdas/capabilities/retrieval/ranking/vector-search.ts';
+
+/*
+ * A stand-in for an OpenSearch Serverless vector search collection, behind the official client's `Connection`: the
+ * client builds (and, with AwsSigv4Signer's connection, signs) every request as it would for the network, and this
+ * answers it from memory in OpenSearch's response shapes. It executes only what the adapter needs and what the
+ * service accepts on a VECTORSEARCH collection; anything else is refused (recorded in `refusals`, answered 400), so
+ * the adapter cannot come to rely on it:
+ * - index/create with a client-chosen `_id`, `update`, scripts, `_refresh`, `_delete_by_query`: refused, as the
+ *   service refuses them on this collection type;
+ * - writes become searchable at a refresh: after each request by default (the refresh interval has passed between
+ *   calls), or only when `refresh()` is called (`refresh: 'manual'`); deletes by `_id` apply at once, as Lucene's;
+ * - `match` scores with the project's BM25 (keyword-index.ts) over every live document of the index — the
+ *   statistics are the index's, not a namespace's, as Lucene's are the shard's — divided by (k1 + 1), which
+ *   Lucene's BM25 leaves out; the analysis is the project's, standing in for Lucene's english analyzer;
+ * - `knn` is exact (vector-search.ts) inside its filter, scored (1 + cos) / 2 as Faiss's cosinesimil.
+ */
+
+export interface RecordedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly querystring: string;
+  readonly headers: Readonly<Record<string, unknown>>;
+  /** JSON bodies parsed; NDJSON bodies as the list of their lines, parsed. */
+  readonly body: unknown;
+}
+
+type Source = Record<string, unknown>;
+type Query = Record<string, unknown>;
+
+interface StoredIndex {
+  readonly mapping: { readonly properties: Record<string, { type?: string; dimension?: number }> };
+  /** Searchable documents, by `_id`. */
+  readonly visible: Map<string, Source>;
+  /** Written since the last refresh: a source, or null for a deletion. */
+  readonly pending: Map<string, Source | null>;
+}
+
+class Refused extends Error {}
+
+const SUPPORTED_SPACES = ['l2', 'innerproduct', 'cosinesimil'];
+const MAX_RESULT_WINDOW = 10_000;
+
+export class OpenSearchStandIn {
+  readonly requests: RecordedRequest[] = [];
+  readonly refusals: string[] = [];
+  readonly #indices = new Map<string, StoredIndex>();
+  readonly #refresh: 'every-request' | 'manual';
+
+  constructor(options: { readonly refresh?: 'every-request' | 'manual' } = {}) {
+    this.#refresh = options.refresh ?? 'every-request';
+  }
+
+  /** A client of the stand-in, unsigned. */
+  client(): Client {
+    return new Client({ node: 'https://collection.eu-west-1.aoss.amazonaws.com', Connection: this.connection() });
+  }
+
+  /** A `Connection` class that answers from the stand-in; `base` builds the request (e.g. the SigV4 signer's). */
+  connection(base: typeof Connection = Connection): typeof Connection {
+    const standIn = this;
+    class StandInConnection extends base {
+      override request(
+        params: Parameters<Connection['request']>[0],
+        callback: Parameters<Connection['request']>[1],
+      ): ClientRequest {
+        const built = this.buildRequestObject(params) as { headers?: Record<string, unknown> };
+        const answer = standIn.#answer({
+          method: String(params.method),
+          path: String(params.path),
+          querystring: params.querystring ?? '',
+          headers: built.headers ?? {},
+          body: typeof params.body === 'string' ? params.body : params.body?.toString(),
+        });
+        const payload = params.method === 'HEAD' ? '' : JSON.stringify(answer.body);
+        const response = new PassThrough() as unknown as IncomingMessage & PassThrough;
+        response.statusCode = answer.status;
+        response.headers = {
+          'content-type': 'application/json; charset=UTF-8',
+          'content-length': String(Buffer.byteLength(payload)),
+        };
+        process.nextTick(() => {
+          callback(null, response);
+          response.end(payload);
+        });
+        return { abort: () => {} } as unknown as ClientRequest;
+      }
+    }
+    return StandInConnection;
+  }
+
+  /** Makes every write so far searchable, as the collection's refresh interval does. */
+  refresh(): void {
+    for (const index of this.#indices.values()) {
+      for (const [id, source] of index.pending) {
+        if (source) index.visible.set(id, source);
+        else index.visible.delete(id);
+      }
+      index.pending.clear();
+    }
+  }
+
+  /** Every document the index holds, searchable or not yet, by `_id`. */
+  documents(index: string): Map<string, Source> {
+    const held = this.#indices.get(index);
+    const all = new Map(held?.visible);
+    for (const [id, source] of held?.pending ?? []) {
+      if (source) all.set(id, source);
+      else all.delete(id);
+    }
+    return all;
+  }
+
+  #answer(request: {
+    method: string;
+    path: string;
+    querystring: string;
+    headers: Record<string, unknown>;
+    body?: string;
+  }) {
+    if (this.#refresh === 'every-request') this.refresh();
+    const ndjson = request.path.endsWith('/_bulk');
+    const body = request.body ? (ndjson ? parseNdjson(request.body) : JSON.parse(request.body)) : undefined;
+    this.requests.push({ ...request, body });
+    try {
+      return this.#route(request.method, request.path, body);
+    } catch (error) {
+      if (!(error instanceof Refused)) throw error;
+      this.refusals.push(`${request.method} ${request.path}: ${error.message}`);
+      return {
+        status: 400,
+        body: { error: { type: 'illegal_argument_exception', reason: error.message }, status: 400 },
+      };
+    }
+  }
+
+  #route(method: string, path: string, body: unknown): { status: number; body: unknown } {
+    const [name, action, ...rest] = path.split('/').filter(Boolean);
+    if (!name || rest.length > 0) throw new Refused(`no such endpoint`);
+    if (action === undefined) {
+      if (method === 'HEAD') return { status: this.#indices.has(name) ? 200 : 404, body: {} };
+      if (method === 'PUT') return this.#create(name, body as Query);
+      throw new Refused(`${method} on an index`);
+    }
+    const index = this.#indices.get(name);
+    if (!index) return { status: 404, body: { error: { type: 'index_not_found_exception' }, status: 404 } };
+    if (action === '_bulk' && (method === 'POST' || method === 'PUT'))
+      return { status: 200, body: this.#bulk(name, index, body as Query[]) };
+    if (action === '_search' && (method === 'POST' || method === 'GET'))
+      return { status: 200, body: this.#search(index, (body ?? {}) as Query) };
+    throw new Refused(`${action} is not offered here`);
+  }
+
+  #create(name: string, body: Query): { status: number; body: unknown } {
+    if (this.#indices.has(name))
+      return { status: 400, body: { error: { type: 'resource_already_exists_exception' }, status: 400 } };
+    const settings = (body.settings ?? {}) as { index?: Record<string, unknown> };
+    for (const setting of Object.keys(settings.index ?? {}))
+      if (setting !== 'knn' && setting !== 'knn.algo_param.ef_search') throw new Refused(`setting index.${setting}`);
+    const mappings = body.mappings as StoredIndex['mapping'];
+    for (const [field, property] of Object.entries(mappings.properties)) {
+      if (property.type !== 'knn_vector') continue;
+      const method = (property as { method?: { name?: string; engine?: string; space_type?: string } }).method;
+      if (settings.index?.knn !== true) throw new Refused('a knn_vector field in an index without index.knn');
+      if (method?.engine !== 'faiss' || method.name !== 'hnsw' || !SUPPORTED_SPACES.includes(method.space_type ?? ''))
+        throw new Refused(`${field}: only Faiss HNSW is offered with filtered search`);
+    }
+    this.#indices.set(name, { mapping: mappings, visible: new Map(), pending: new Map() });
+    return { status: 200, body: { acknowledged: true, index: name } };
+  }
+
+  #bulk(name: string, index: StoredIndex, lines: Query[]) {
+    const items: Query[] = [];
+    const held = () => this.documents(name);
+    for (let line = 0; line < lines.length; line += 1) {
+      const [[action, meta] = []] = Object.entries(lines[line] ?? {}) as [string, { _id?: string }][];
+      if (action === 'index' || action === 'create') {
+        const source = lines[++line] as Source;
+        if (meta?._id !== undefined) {
+          items.push({
+            [action]: {
+              _index: name,
+              _id: meta._id,
+              status: 400,
+              error: {
+                type: 'illegal_argument_exception',
+                reason: 'Document ID is not supported in create/index operation request',
+              },
+            },
+          });
+          continue;
+        }
+        const unmapped = Object.keys(source).find((field) => !(field in index.mapping.properties));
+        if (unmapped !== undefined) {
+          items.push({ [action]: { _index: name, status: 400, error: { type: 'strict_dynamic_mapping_exception' } } });
+          continue;
+        }
+        const _id = randomUUID().replaceAll('-', '').slice(0, 20);
+        index.pending.set(_id, structuredClone(source));
+        items.push({ [action]: { _index: name, _id, status: 201, result: 'created' } });
+      } else if (action === 'delete' && meta?._id !== undefined) {
+        const found = held().has(meta._id);
+        // A delete by `_id` is real-time: it takes the document out of searches now, refreshed or not.
+        if (found) {
+          index.pending.set(meta._id, null);
+          index.visible.delete(meta._id);
+        }
+        items.push({
+          delete: { _index: name, _id: meta._id, status: found ? 200 : 404, result: found ? 'deleted' : 'not_found' },
+        });
+      } else throw new Refused(`bulk action ${action}`);
+    }
+    return {
+      took: 1,
+      errors: items.some((item) => Object.values(item).some((result) => (result as { status: number }).status >= 300)),
+      items,
+    };
+  }
+
+  #search(index: StoredIndex, body: Query) {
+    for (const key of Object.keys(body))
+      if (!['query', 'size', 'sort', '_source', 'search_after', 'track_total_hits'].includes(key))
+        throw new Refused(`search option ${key}`);
+    const size = (body.size as number | undefined) ?? 10;
+    if (size > MAX_RESULT_WINDOW) throw new Refused('Result window is too large');
+    const query = (body.query ?? { match_all: {} }) as Query;
+    const scored = query.knn ? this.#knn(index, query.knn as Query) : this.#evaluate(index, query);
+    const sort = sortOf(body.sort);
+    const hits = [...scored.entries()].map(([_id, score]) => {
+      const source = index.visible.get(_id) as Source;
+      return {
+        _id,
+        score,
+        source,
+        values: sort.map(({ field }) => (field === '_score' ? score : sortValue(source[field]))),
+      };
+    });
+    if (sort.length > 0)
+      hits.sort((a, b) => {
+        for (const [position, { order }] of sort.entries()) {
+          const compared = compareSortValues(a.values[position], b.values[position]);
+          if (compared !== 0) return order === 'asc' ? compared : -compared;
+        }
+        return 0;
+      });
+    const after = body.search_after as unknown[] | undefined;
+    const from = after
+      ? hits.filter((hit) => {
+          for (const [position, { order }] of sort.entries()) {
+            const compared = compareSortValues(hit.values[position], after[position]);
+            if (compared !== 0) return order === 'asc' ? compared > 0 : compared < 0;
+          }
+          return false;
+        })
+      : hits;
+    const page = from.slice(0, size);
+    const total = body.track_total_hits === true ? hits.length : Math.min(hits.length, MAX_RESULT_WINDOW);
+    return {
+      took: 1,
+      timed_out: false,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+      hits: {
+        total: { value: total, relation: 'eq' },
+        max_score: page.length > 0 ? Math.max(...page.map((hit) => hit.score)) : null,
+        hits: page.map((hit) => ({
+          _index: 'index',
+          _id: hit._id,
+          _score: hit.score,
+          _source: sourceFiltered(hit.source, body._source),
+          ...(sort.length > 0 && { sort: hit.values }),
+        })),
+      },
+    };
+  }
+
+  #knn(index: StoredIndex, knn: Query): Map<string, number> {
+    const [[field, spec] = []] = Object.entries(knn) as [string, { vector: number[]; k: number; filter?: Query }][];
+    const dimensions = field ? index.mapping.properties[field]?.dimension : undefined;
+    if (!field || !spec || dimensions === undefined) throw new Refused('knn on a field that is not a knn_vector');
+    const allowed = spec.filter
+      ? this.#evaluate(index, spec.filter)
+      : new Map([...index.visible.keys()].map((id) => [id, 0]));
+    const vectors = new ExactNearestNeighbours({ dimensions });
+    for (const id of allowed.keys()) {
+      const vector = index.visible.get(id)?.[field];
+      if (Array.isArray(vector)) vectors.upsert(id, vector as number[]);
+    }
+    return new Map(vectors.nearest(spec.vector, spec.k).map((neighbour) => [neighbour.id, neighbour.similarity]));
+  }
+
+  /** The documents a query matches, with their scores (0 in filter context). */
+  #evaluate(index: StoredIndex, query: Query): Map<string, number> {
+    const [[type, spec] = []] = Object.entries(query);
+    const all = () => new Map([...index.visible.keys()].map((id) => [id, 0]));
+    const where = (test: (source: Source) => boolean) =>
+      new Map([...index.visible].filter(([, source]) => test(source)).map(([id]) => [id, 0]));
+    switch (type) {
+      case 'match_all':
+        return all();
+      case 'term': {
+        const [[field, value] = []] = Object.entries(spec as Query);
+        const wanted = typeof value === 'object' && value !== null ? (value as { value: unknown }).value : value;
+        return where((source) => valuesOf(source, field).includes(wanted));
+      }
+      case 'terms': {
+        const [[field, values] = []] = Object.entries(spec as Query);
+        return where((source) => valuesOf(source, field).some((value) => (values as unknown[]).includes(value)));
+      }
+      case 'range': {
+        const [[field, bounds] = []] = Object.entries(spec as Query) as [string, Record<string, string | number>][];
+        const at = (value: unknown) => (typeof value === 'number' ? value : Date.parse(String(value)));
+        return where((source) =>
+          valuesOf(source, field).some((value) => {
+            const v = at(value);
+            return (
+              (bounds?.gte === undefined || v >= at(bounds.gte)) &&
+              (bounds?.gt === undefined || v > at(bounds.gt)) &&
+              (bounds?.lte === undefined || v <= at(bounds.lte)) &&
+              (bounds?.lt === undefined || v < at(bounds.lt))
+            );
+          }),
+        );
+      }
+      case 'constant_score': {
+        const { filter, boost = 1 } = spec as { filter: Query; boost?: number };
+        return new Map([...this.#evaluate(index, filter).keys()].map((id) => [id, boost]));
+      }
+      case 'match':
+        return this.#match(index, spec as Query);
+      case 'bool':
+        return this.#bool(index, spec as Query);
+      default:
+        throw new Refused(`query ${type}`);
+    }
+  }
+
+  #bool(index: StoredIndex, spec: Query): Map<string, number> {
+    const list = (clauses: unknown) =>
+      (clauses === undefined ? [] : Array.isArray(clauses) ? clauses : [clauses]) as Query[];
+    for (const key of Object.keys(spec))
+      if (!['filter', 'must', 'should', 'must_not', 'minimum_should_match'].includes(key))
+        throw new Refused(`bool ${key}`);
+    let result = new Map([...index.visible.keys()].map((id) => [id, 0]));
+    for (const clause of [...list(spec.filter), ...list(spec.must)]) {
+      const scored = this.#evaluate(index, clause);
+      const scoring = list(spec.must).includes(clause);
+      result = new Map(
+        [...result]
+          .filter(([id]) => scored.has(id))
+          .map(([id, score]) => [id, score + (scoring ? (scored.get(id) ?? 0) : 0)]),
+      );
+    }
+    for (const clause of list(spec.must_not)) {
+      const excluded = this.#evaluate(index, clause);
+      result = new Map([...result].filter(([id]) => !excluded.has(id)));
+    }
+    const should = list(spec.should);
+    if (should.length > 0) {
+      const minimum =
+        (spec.minimum_should_match as number | undefined) ??
+        (list(spec.filter).length + list(spec.must).length === 0 ? 1 : 0);
+      const scoredShould = should.map((clause) => this.#evaluate(index, clause));
+      result = new Map(
+        [...result]
+          .map(([id, score]): [string, number, number] => {
+            const matched = scoredShould.filter((scored) => scored.has(id));
+            return [id, score + matched.reduce((sum, scored) => sum + (scored.get(id) ?? 0), 0), matched.length];
+          })
+          .filter(([, , matched]) => matched >= minimum)
+          .map(([id, score]) => [id, score]),
+      );
+    }
+    return result;
+  }
+
+  #match(index: StoredIndex, spec: Query): Map<string, number> {
+    const [[field, options] = []] = Object.entries(spec);
+    if (!field || index.mapping.properties[field]?.type !== 'text')
+      throw new Refused('match on a field that is not text');
+    const text = typeof options === 'string' ? options : String((options as { query: string }).query);
+    const keyword = new KeywordIndex();
+    for (const [id, source] of index.visible)
+      if (typeof source[field] === 'string') keyword.upsert({ id, text: source[field] });
+    return new Map(keyword.search(text, keyword.size).map((hit) => [hit.id, hit.raw / (BM25_K1 + 1)]));
+  }
+}
+
+const parseNdjson = (body: string): Query[] =>
+  body
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Query);
+
+const valuesOf = (source: Source, field: string | undefined): unknown[] => {
+  const value = field === undefined ? undefined : source[field];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+};
+
+const sortOf = (sort: unknown): { field: string; order: 'asc' | 'desc' }[] =>
+  ((sort ?? []) as unknown[]).map((entry) => {
+    if (typeof entry === 'string') return { field: entry, order: entry === '_score' ? 'desc' : 'asc' };
+    const [[field, spec] = []] = Object.entries(entry as Query);
+    const order = typeof spec === 'string' ? spec : (spec as { order?: string }).order;
+    return { field: field ?? '', order: order === 'asc' ? 'asc' : 'desc' };
+  });
+
+/** Dates sort (and come back in `sort`) as epoch milliseconds, as OpenSearch's do. */
+const sortValue = (value: unknown): unknown =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : value;
+
+const compareSortValues = (a: unknown, b: unknown): number => {
+  if (a === b) return 0;
+  if (a === undefined || a === null) return 1;
+  if (b === undefined || b === null) return -1;
+  return (a as number | string) < (b as number | string) ? -1 : 1;
+};
+
+const sourceFiltered = (source: Source, filter: unknown): Source | undefined => {
+  if (filter === false) return undefined;
+  if (!Array.isArray(filter)) return structuredClone(source);
+  return Object.fromEntries(Object.entries(source).filter(([field]) => (filter as string[]).includes(field)));
+};
