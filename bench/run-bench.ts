@@ -14,9 +14,15 @@ import type { HeadlineFigure, ReportSection, Scenario } from './scenario.ts';
 import { lambdaBundlesScenario } from './scenarios/lambda-bundles.ts';
 import { learningLoadScenario } from './scenarios/learning-load.ts';
 import { notesLoadScenario } from './scenarios/notes-load.ts';
+import { retrievalQualityScenario } from './scenarios/retrieval-quality.ts';
 
 /** In report order. Later scenarios are added here. */
-const SCENARIOS: readonly Scenario[] = [notesLoadScenario, learningLoadScenario, lambdaBundlesScenario];
+const SCENARIOS: readonly Scenario[] = [
+  notesLoadScenario,
+  learningLoadScenario,
+  lambdaBundlesScenario,
+  retrievalQualityScenario,
+];
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
 
