@@ -1,7 +1,7 @@
-import { Client } from '@opensearch-project/opensearch';
+import type { Client } from '@opensearch-project/opensearch';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSearchClient } from '../../lambdas/adapters/opensearch/opensearch-client.ts';
 import { OpenSearchSearchIndex } from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
+import { openSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
 import { FeatureHashingEmbedder } from '../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
 import type { CandidateQuery } from '../../lambdas/kernel/search/search-index.port.ts';
 import { SearchIndexUnavailableError } from '../../lambdas/kernel/search/search-index.port.ts';
@@ -12,8 +12,9 @@ import { scopeOf } from '../support/scopes.ts';
 
 const INDEX = 'memory-hub-search';
 const embedder = new FeatureHashingEmbedder();
+const credentials = async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' });
 const indexOn = (standIn: OpenSearchStandIn) =>
-  new OpenSearchSearchIndex({ client: standIn.client(), index: INDEX, dimensions: embedder.dimensions });
+  new OpenSearchSearchIndex({ transport: standIn.transport(), index: INDEX, dimensions: embedder.dimensions });
 
 describeSearchIndexContract('opensearch, over the stand-in transport', async () => {
   // Each call is answered after the collection's refresh interval has passed (the stand-in's default).
@@ -140,13 +141,13 @@ describe('Class: OpenSearchSearchIndex', () => {
 
     it('signs with SigV4 for the aoss service through the official AwsSigv4Signer', async () => {
       // Prepare
-      const client = openSearchClient({
+      const transport = openSearchTransport({
         endpoint: 'https://collection.eu-west-1.aoss.amazonaws.com',
         region: 'eu-west-1',
-        credentials: async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }),
+        credentials,
         connection: (signing) => standIn.connection(signing),
       });
-      const signed = new OpenSearchSearchIndex({ client, index: INDEX, dimensions: embedder.dimensions });
+      const signed = new OpenSearchSearchIndex({ transport, index: INDEX, dimensions: embedder.dimensions });
 
       // Act
       await signed.apply(notes, [{ type: 'upsert', document: await searchDocument({ id: 's', text: 'signed' }) }]);
@@ -158,6 +159,46 @@ describe('Class: OpenSearchSearchIndex', () => {
         );
         expect(request.headers['x-amz-content-sha256']).toMatch(/^[0-9a-f]{64}$/);
       }
+    });
+  });
+
+  describe('Requests, against the official client', () => {
+    it("sends through its transport what the client's API methods send for the same arguments", async () => {
+      // Prepare: every request the index makes — a search before the index exists, its creation, writes that
+      // replace and collect copies, every leg of a search, a rebuild
+      await index.candidates(notes, { recent: { limit: 1 }, filter: {} });
+      const first = await searchDocument({
+        id: 'a',
+        text: 'quarterly plan',
+        tags: ['ops'],
+        edges: { entity: ['acme'] },
+      });
+      await index.apply(notes, [{ type: 'upsert', document: first }]);
+      await index.apply(notes, [
+        { type: 'upsert', document: { ...first, revision: 2 } },
+        { type: 'remove', id: 'b', revision: 3 },
+      ]);
+      await index.candidates(notes, await everyLeg('quarterly plan', { entity: ['acme'], tag: ['ops'] }));
+      await index.rebuild(notes, async () => ({ documents: [{ ...first, revision: 2 }], removed: [] }));
+      const sent = [...standIn.requests];
+
+      // Act: the client, built with the options the transport has, given the index and the body the index sent
+      const reference = new OpenSearchStandIn();
+      const client = reference.client({ requestTimeout: 5_000, maxRetries: 2 });
+      for (const request of sent) await sendThroughTheClient(client, request);
+
+      // Assess: method, path, querystring, headers (content-type, content-length, user-agent), body, timeout
+      expect(new Set(sent.map((request) => `${request.method} ${request.path}`))).toEqual(
+        new Set([`HEAD /${INDEX}`, `PUT /${INDEX}`, `POST /${INDEX}/_search`, `PUT /${INDEX}/_bulk`]),
+      );
+      expect(reference.requests).toEqual(sent);
+      const contentTypes = new Map(sent.map((request) => [request.path, request.headers['content-type']]));
+      expect(contentTypes.get(`/${INDEX}/_bulk`)).toBe('application/x-ndjson');
+      expect(contentTypes.get(`/${INDEX}/_search`)).toBe('application/json');
+      const bulk = sent.find((request) => request.path.endsWith('/_bulk'));
+      const lines = (bulk?.body ?? []) as unknown[];
+      expect(bulk?.rawBody).toBe(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+      expect(reference.refusals).toEqual([]);
     });
   });
 
@@ -195,7 +236,7 @@ describe('Class: OpenSearchSearchIndex', () => {
     it('reports the index as unavailable when the collection cannot be reached', async () => {
       // Prepare: nothing listens on the discard port
       const unreachable = new OpenSearchSearchIndex({
-        client: new Client({ node: 'http://127.0.0.1:9', maxRetries: 0, requestTimeout: 1_000 }),
+        transport: openSearchTransport({ endpoint: 'http://127.0.0.1:9', region: 'eu-west-1', credentials }),
         index: INDEX,
         dimensions: embedder.dimensions,
       });
@@ -280,6 +321,16 @@ describe('Class: OpenSearchSearchIndex', () => {
     });
   });
 });
+
+/** The client's API method for a request the index sent, given the same index and body. */
+const sendThroughTheClient = (client: Client, request: RecordedRequest): Promise<unknown> => {
+  const index = decodeURIComponent(request.path.split('/')[1] ?? '');
+  const body = request.body as Record<string, unknown>;
+  if (request.path.endsWith('/_search')) return client.search({ index, body }, { ignore: [404] });
+  if (request.path.endsWith('/_bulk')) return client.bulk({ index, body: request.body as Record<string, unknown>[] });
+  if (request.method === 'HEAD') return client.indices.exists({ index });
+  return client.indices.create({ index, body }, { ignore: [400] });
+};
 
 /** The namespace clause of a search: first in the bool filter, or in the knn's own filter. */
 const namespaceFilterOf = (request: RecordedRequest): unknown => {

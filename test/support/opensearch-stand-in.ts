@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { Client, Connection } from '@opensearch-project/opensearch';
+import type { OpenSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
+import { openSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
 import { BM25_K1, KeywordIndex } from '../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
 import { ExactNearestNeighbours } from '../../lambdas/capabilities/retrieval/ranking/vector-search.ts';
 
 /*
  * A stand-in for an OpenSearch Serverless vector search collection, behind the official client's `Connection`: the
- * client builds (and, with AwsSigv4Signer's connection, signs) every request as it would for the network, and this
+ * transport builds (and, with AwsSigv4Signer's connection, signs) every request as it would for the network, and this
  * answers it from memory in OpenSearch's response shapes. It executes only what the adapter needs and what the
  * service accepts on a VECTORSEARCH collection; anything else is refused (recorded in `refusals`, answered 400), so
  * the adapter cannot come to rely on it:
@@ -28,6 +30,10 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, unknown>>;
   /** JSON bodies parsed; NDJSON bodies as the list of their lines, parsed. */
   readonly body: unknown;
+  /** The body as it was sent. */
+  readonly rawBody: string | undefined;
+  /** The request timeout the transport gave the connection, in milliseconds. */
+  readonly timeout: number | undefined;
 }
 
 type Source = Record<string, unknown>;
@@ -43,6 +49,7 @@ interface StoredIndex {
 
 class Refused extends Error {}
 
+const STAND_IN_ENDPOINT = 'https://collection.eu-west-1.aoss.amazonaws.com';
 const SUPPORTED_SPACES = ['l2', 'innerproduct', 'cosinesimil'];
 const MAX_RESULT_WINDOW = 10_000;
 
@@ -56,9 +63,19 @@ export class OpenSearchStandIn {
     this.#refresh = options.refresh ?? 'every-request';
   }
 
-  /** A client of the stand-in, unsigned. */
-  client(): Client {
-    return new Client({ node: 'https://collection.eu-west-1.aoss.amazonaws.com', Connection: this.connection() });
+  /** The transport the Lambdas build (opensearch-transport.ts), sending to the stand-in unsigned. */
+  transport(): OpenSearchTransport {
+    return openSearchTransport({
+      endpoint: STAND_IN_ENDPOINT,
+      region: 'eu-west-1',
+      credentials: async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }),
+      connection: () => this.connection(),
+    });
+  }
+
+  /** The official client of the stand-in, unsigned: what the transport's requests are compared with. */
+  client(options: { readonly requestTimeout?: number; readonly maxRetries?: number } = {}): Client {
+    return new Client({ node: STAND_IN_ENDPOINT, Connection: this.connection(), ...options });
   }
 
   /** A `Connection` class that answers from the stand-in; `base` builds the request (e.g. the SigV4 signer's). */
@@ -76,6 +93,7 @@ export class OpenSearchStandIn {
           querystring: params.querystring ?? '',
           headers: built.headers ?? {},
           body: typeof params.body === 'string' ? params.body : params.body?.toString(),
+          timeout: params.timeout,
         });
         const payload = params.method === 'HEAD' ? '' : JSON.stringify(answer.body);
         const response = new PassThrough() as unknown as IncomingMessage & PassThrough;
@@ -122,11 +140,12 @@ export class OpenSearchStandIn {
     querystring: string;
     headers: Record<string, unknown>;
     body?: string;
+    timeout: number | undefined;
   }) {
     if (this.#refresh === 'every-request') this.refresh();
     const ndjson = request.path.endsWith('/_bulk');
     const body = request.body ? (ndjson ? parseNdjson(request.body) : JSON.parse(request.body)) : undefined;
-    this.requests.push({ ...request, body });
+    this.requests.push({ ...request, body, rawBody: request.body });
     try {
       return this.#route(request.method, request.path, body);
     } catch (error) {

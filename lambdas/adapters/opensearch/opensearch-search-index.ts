@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Client } from '@opensearch-project/opensearch';
+import type {
+  ApiResponse,
+  TransportRequestOptions,
+  TransportRequestParams,
+} from '@opensearch-project/opensearch/lib/Transport.js';
 import * as z from 'zod';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
 import type { IndexChange, SearchDocument } from '../../kernel/search/search-document.ts';
@@ -42,9 +46,19 @@ const SLACK = 10;
 const PAGE = 1000;
 const BULK_ACTIONS = 500;
 
+/**
+ * What this index sends its requests through: the official client's transport, the method every `Client` API method
+ * calls. The requests are the ones those methods build (api/_core/search.js, bulk.js, api/indices/exists.js,
+ * create.js in the package), which a test holds them to; the client itself, every endpoint of the API, stays out of
+ * the bundle.
+ */
+export interface OpenSearchTransport {
+  request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<ApiResponse>;
+}
+
 export interface OpenSearchSearchIndexOptions {
-  /** A client of the collection's endpoint, signing with SigV4 for service `aoss` (see opensearch-client.ts). */
-  readonly client: Client;
+  /** A transport to the collection's endpoint, signing with SigV4 for service `aoss` (see opensearch-transport.ts). */
+  readonly transport: OpenSearchTransport;
   /** The deployment's index in the collection. */
   readonly index: string;
   /** The embedder's dimensions: the `knn_vector` field's. */
@@ -158,14 +172,15 @@ type Query = Record<string, unknown>;
 
 export class OpenSearchSearchIndex implements SearchIndex {
   readonly name = 'opensearch';
-  readonly #client: Client;
-  readonly #index: string;
+  readonly #transport: OpenSearchTransport;
+  /** The index's name as a path segment, escaped as the client's API methods escape it. */
+  readonly #path: string;
   readonly #dimensions: number;
   #created: Promise<void> | undefined;
 
   constructor(options: OpenSearchSearchIndexOptions) {
-    this.#client = options.client;
-    this.#index = options.index;
+    this.#transport = options.transport;
+    this.#path = `/${encodeURIComponent(options.index)}`;
     this.#dimensions = options.dimensions;
   }
 
@@ -314,19 +329,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async #count(namespace: Namespace): Promise<number> {
-    const response = await this.#request(() =>
-      this.#client.search(
-        {
-          index: this.#index,
-          body: {
-            size: 0,
-            track_total_hits: true,
-            query: { bool: { filter: [...namespaceClauses(namespace), { term: { removed: false } }] } },
-          },
-        },
-        { ignore: [404] },
-      ),
-    );
+    const response = await this.#searchRequest({
+      size: 0,
+      track_total_hits: true,
+      query: { bool: { filter: [...namespaceClauses(namespace), { term: { removed: false } }] } },
+    });
     if (isMissingIndex(response)) return 0;
     return SearchResponse.parse(response).hits.total?.value ?? 0;
   }
@@ -377,10 +384,17 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   async #search(body: Query): Promise<Hit[]> {
-    // An index not created yet (nothing was ever written) holds nothing; any other refusal is an error.
-    const response = await this.#request(() => this.#client.search({ index: this.#index, body }, { ignore: [404] }));
+    const response = await this.#searchRequest(body);
     if (isMissingIndex(response)) return [];
     return SearchResponse.parse(response).hits.hits;
+  }
+
+  /**
+   * `client.search({ index, body }, { ignore: [404] })`: an index not created yet (nothing was ever written) holds
+   * nothing; any other refusal is an error.
+   */
+  #searchRequest(body: Query): Promise<unknown> {
+    return this.#request({ method: 'POST', path: `${this.#path}/_search`, querystring: {}, body }, { ignore: [404] });
   }
 
   /** Writes first, then the deletions of what they replace: a crash between leaves a copy the read rule ignores. */
@@ -391,8 +405,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
     ];
     for (let start = 0; start < actions.length; start += BULK_ACTIONS) {
       const body = actions.slice(start, start + BULK_ACTIONS).flat();
+      // `client.bulk({ index, body })`: the transport writes `bulkBody` as NDJSON, a line per action and source.
       const response = BulkResponse.parse(
-        await this.#request(() => this.#client.bulk({ index: this.#index, body: body as Record<string, unknown>[] })),
+        await this.#request({
+          method: 'PUT',
+          path: `${this.#path}/_bulk`,
+          querystring: {},
+          bulkBody: body as Record<string, unknown>[],
+        }),
       );
       if (!response.errors) continue;
       // A copy already deleted (by a concurrent writer's collection) is what was wanted.
@@ -410,18 +430,21 @@ export class OpenSearchSearchIndex implements SearchIndex {
 
   /** Creates the index with its mapping the first time this process writes; one that exists already is kept. */
   #ensureIndex(): Promise<void> {
-    this.#created ??= this.#request(async () => {
-      const exists = await this.#client.indices.exists({ index: this.#index });
-      if (exists.body === true) return { body: undefined };
-      const created = await this.#client.indices.create(
-        { index: this.#index, body: searchIndexMapping(this.#dimensions) },
+    this.#created ??= (async () => {
+      // `client.indices.exists({ index })`: the transport answers a HEAD with true, or false for a 404.
+      const exists = await this.#request({ method: 'HEAD', path: this.#path, querystring: {}, body: '' });
+      if (exists === true) return;
+      // `client.indices.create({ index, body }, { ignore: [400] })`
+      const created = await this.#request(
+        { method: 'PUT', path: this.#path, querystring: {}, body: searchIndexMapping(this.#dimensions) },
         { ignore: [400] },
       );
-      const error = (created.body as { error?: { type?: string } }).error;
+      const error = (created as { error?: { type?: string } }).error;
       if (error && error.type !== 'resource_already_exists_exception')
-        throw new TypeError(`The search index could not be created: ${error.type}`);
-      return { body: undefined };
-    }).then(
+        throw new SearchIndexUnavailableError('The OpenSearch index could not answer', {
+          cause: new TypeError(`The search index could not be created: ${error.type}`),
+        });
+    })().then(
       () => undefined,
       (error: unknown) => {
         this.#created = undefined;
@@ -431,11 +454,11 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return this.#created;
   }
 
-  async #request(send: () => Promise<{ body: unknown }>): Promise<unknown> {
+  /** A request of the index; the transport serialises `body` (JSON) or `bulkBody` (NDJSON) and the querystring. */
+  async #request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<unknown> {
     try {
-      return (await send()).body;
+      return (await this.#transport.request(params, options)).body;
     } catch (error) {
-      if (error instanceof SearchIndexUnavailableError) throw error;
       throw new SearchIndexUnavailableError('The OpenSearch index could not answer', { cause: error });
     }
   }
