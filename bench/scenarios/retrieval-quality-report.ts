@@ -5,7 +5,20 @@ import { fixed, table } from '../report/markdown.ts';
 import { QUERY_CATEGORIES } from '../retrieval-quality/dataset.ts';
 import type { QualityFigures, QualityReport } from '../retrieval-quality/metrics.ts';
 import type { HeadlineFigure, ReportSection, ScenarioResult } from '../scenario.ts';
-import type { QualityMeasurement } from './retrieval-quality.ts';
+
+/** One measurement of the set: each strategy's figures, as the report renders them. */
+export interface QualityMeasurement {
+  readonly seed: number;
+  readonly memories: number;
+  readonly queries: number;
+  readonly indexSeconds: number;
+  /** By strategy, in `SEARCH_STRATEGIES` order. */
+  readonly strategies: readonly {
+    readonly strategy: SearchStrategy;
+    readonly report: QualityReport;
+    readonly seconds: number;
+  }[];
+}
 
 /** The issue's acceptance criterion: hybrid beats keyword alone by at least 10 % relative Recall@10. */
 export const HYBRID_GAIN_TARGET = 0.1;

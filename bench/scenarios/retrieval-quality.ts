@@ -6,9 +6,9 @@ import { SEARCH_STRATEGIES, type SearchStrategy } from '../../lambdas/capabiliti
 import type { Embedder } from '../../lambdas/kernel/search/embedder.port.ts';
 import type { BenchOptions } from '../bench-options.ts';
 import { buildRetrievalSet, DEFAULT_MEMORY_COUNT, DEFAULT_SEED } from '../retrieval-quality/dataset.ts';
-import { evaluate, type QualityReport } from '../retrieval-quality/metrics.ts';
+import { evaluate } from '../retrieval-quality/metrics.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
-import { retrievalQualityReport } from './retrieval-quality-report.ts';
+import { type QualityMeasurement, retrievalQualityReport } from './retrieval-quality-report.ts';
 import { RetrievalQualityService } from './retrieval-quality-service.ts';
 
 /** The cut-offs reported; a search asks for the largest. */
@@ -19,19 +19,6 @@ export interface QualityRunOptions {
   readonly memories: number;
   readonly strategies?: readonly SearchStrategy[];
   readonly embedder?: Embedder;
-}
-
-export interface QualityMeasurement {
-  readonly seed: number;
-  readonly memories: number;
-  readonly queries: number;
-  readonly indexSeconds: number;
-  /** By strategy, in `SEARCH_STRATEGIES` order. */
-  readonly strategies: readonly {
-    readonly strategy: SearchStrategy;
-    readonly report: QualityReport;
-    readonly seconds: number;
-  }[];
 }
 
 /** Builds the set, indexes it and evaluates each strategy over every query. */

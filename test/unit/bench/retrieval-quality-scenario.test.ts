@@ -2,8 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseBenchOptions } from '../../../bench/bench-options.ts';
 import { buildRetrievalSet, QUERY_CATEGORIES, type RetrievalSet } from '../../../bench/retrieval-quality/dataset.ts';
 import type { QualityReport } from '../../../bench/retrieval-quality/metrics.ts';
-import { measureRetrievalQuality, type QualityMeasurement } from '../../../bench/scenarios/retrieval-quality.ts';
-import { hybridGainOverKeyword, retrievalQualityReport } from '../../../bench/scenarios/retrieval-quality-report.ts';
+import { measureRetrievalQuality } from '../../../bench/scenarios/retrieval-quality.ts';
+import {
+  hybridGainOverKeyword,
+  type QualityMeasurement,
+  retrievalQualityReport,
+} from '../../../bench/scenarios/retrieval-quality-report.ts';
 import { RetrievalQualityService } from '../../../bench/scenarios/retrieval-quality-service.ts';
 import { SEARCH_STRATEGIES } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
 
