@@ -34,15 +34,22 @@ export interface BackendAccessOptions {
 }
 
 /**
- * The environment of a backend function. A function without storage access (`none`: health, the
- * OpenAPI document) runs on the built-in defaults and is not given the configuration parameter.
+ * Whether a backend function reads the configuration parameter (and so runs the extension it reads it through,
+ * `ServiceFunctionProps.readsParameters`): every one with storage access. One without (`none`: health, the OpenAPI
+ * document) runs on the built-in defaults.
+ */
+export const readsConfiguration = (access: StorageAccess): boolean => access !== 'none';
+
+/**
+ * The environment of a backend function. A function without storage access is not given the configuration
+ * parameter (`readsConfiguration`).
  */
 export function backendEnvironment(resources: BackendResources, access: StorageAccess): Record<string, string> {
   return {
     MEMORY_HUB_STAGE: resources.stage,
     MEMORY_HUB_TABLE_NAME: resources.table.tableName,
     MEMORY_HUB_KEY_ARN: resources.encryptionKey.key.keyArn,
-    ...(access === 'none' ? {} : { MEMORY_HUB_CONFIG_PARAMETER: resources.configParameter.parameterName }),
+    ...(readsConfiguration(access) ? { MEMORY_HUB_CONFIG_PARAMETER: resources.configParameter.parameterName } : {}),
     ...(access === 'none' ? {} : resources.branchKeyStore.environment()),
   };
 }

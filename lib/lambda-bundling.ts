@@ -36,12 +36,14 @@ export const LAMBDA_ESM_REQUIRE_BANNER =
  * Packages swapped for a module of ours in every Lambda bundle. The SDK's default credential chain carries the
  * profile, SSO, web-identity and process providers and the STS/SSO clients they use, none of which has anything
  * to read in a Lambda sandbox: the bundles sign with the environment's credentials (or a container endpoint's)
- * instead, see `lambdas/adapters/lambda-credential-provider.ts`.
+ * instead, see `lambdas/adapters/lambda-credential-provider.ts`. `readable-stream`, a userland copy of Node's
+ * streams that the Encryption SDK imports, becomes Node's own (`lambdas/adapters/node-readable-stream.ts`).
  */
 export const LAMBDA_MODULE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': fileURLToPath(
     new URL('../lambdas/adapters/lambda-credential-provider.ts', import.meta.url),
   ),
+  'readable-stream': fileURLToPath(new URL('../lambdas/adapters/node-readable-stream.ts', import.meta.url)),
 };
 
 /**

@@ -1,7 +1,7 @@
-import { GetParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import type { PreTokenGenerationV2TriggerEvent } from 'aws-lambda';
 import * as z from 'zod';
-import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
+import type { ParameterReader } from '../adapters/config/parameter-reader.ts';
+import { parametersExtensionClient } from '../adapters/config/parameters-extension-client.ts';
 import { isMemoryHubScope } from '../kernel/identity/oauth-scopes.ts';
 import { isMemoryHubGroupName } from '../kernel/identity/verified-claims.ts';
 
@@ -82,16 +82,20 @@ const scopesToAddFor = async (
   return (clientScopes.get(event.callerContext.clientId) ?? []).filter((scope) => !requested.includes(scope));
 };
 
-/** The client scopes from the SSM parameter, read at most once per TTL; the last good value outlives a failed read. */
-const ssmClientScopes = (parameterName: string | undefined): (() => Promise<ClientScopes>) => {
-  const ssm = new SSMClient({ ...AWS_CLIENT_DEFAULTS });
+/**
+ * The client scopes from the SSM parameter (through the Parameters and Secrets extension in AWS), read at most once
+ * per TTL; the last good value outlives a failed read. The extension's cache is off, so the TTL is this one alone.
+ */
+export const parameterClientScopes = (
+  parameters: ParameterReader,
+  parameterName: string | undefined,
+): (() => Promise<ClientScopes>) => {
   let known: { scopes: ClientScopes; readAt: number } | undefined;
   return async () => {
     if (parameterName === undefined) throw new Error(`${CLIENT_SCOPES_PARAMETER_ENV} is not set`);
     if (known && Date.now() - known.readAt < CLIENT_SCOPES_TTL_MS) return known.scopes;
     try {
-      const output = await ssm.send(new GetParameterCommand({ Name: parameterName }));
-      const document = ClientScopesDocument.parse(JSON.parse(output.Parameter?.Value ?? ''));
+      const document = ClientScopesDocument.parse(JSON.parse(await parameters.readParameter(parameterName)));
       known = { scopes: new Map(document.map(({ client, scopes }) => [client, scopes])), readAt: Date.now() };
     } catch (error) {
       if (known === undefined) throw error;
@@ -101,5 +105,5 @@ const ssmClientScopes = (parameterName: string | undefined): (() => Promise<Clie
 };
 
 export const handler = createPreTokenGenerationHandler({
-  clientScopes: ssmClientScopes(process.env[CLIENT_SCOPES_PARAMETER_ENV]),
+  clientScopes: parameterClientScopes(parametersExtensionClient(process.env), process.env[CLIENT_SCOPES_PARAMETER_ENV]),
 });

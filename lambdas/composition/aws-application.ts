@@ -1,9 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SSMClient } from '@aws-sdk/client-ssm';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
-import { SsmConfigProvider, type SsmParameterClient } from '../adapters/config/ssm-config-provider.ts';
+import type { ParameterReader } from '../adapters/config/parameter-reader.ts';
+import { parametersExtensionClient } from '../adapters/config/parameters-extension-client.ts';
+import { SsmConfigProvider } from '../adapters/config/ssm-config-provider.ts';
 import {
   BRANCH_KEY_CACHE_SECONDS,
   contentCipherOver,
@@ -83,8 +84,8 @@ export interface AwsApplicationOptions {
   readonly publisher?: (environment: AwsEnvironment) => EventPublisher;
   /** Starts workflow executions (Step Functions); without it no workflow can be started from this function. */
   readonly workflowStarter?: (environment: AwsEnvironment) => WorkflowStarter;
-  /** Reads the configuration parameter; an `SSMClient` unless a test passes its own. */
-  readonly ssm?: SsmParameterClient;
+  /** Reads the configuration parameter; the Parameters and Secrets extension unless a test passes its own. */
+  readonly parameters?: ParameterReader;
 }
 
 /** One function's part of the service, and the Lambda handlers made from it (logged, metrics flushed). */
@@ -107,7 +108,8 @@ const deployment = DeploymentDocument.parse(deploymentJson);
  * key). The deployment's other
  * record kinds and settings come from the generated deployment document, so the service's own jobs meet every
  * kind and the configuration is checked whole. Init makes no AWS call: the configuration is the defaults deployed
- * with the function until the first invocation reads the operator's overrides from SSM (`SsmConfigProvider`);
+ * with the function until the first invocation reads the operator's overrides from SSM (`SsmConfigProvider`,
+ * through the Parameters and Secrets extension);
  * every invocation, API operation or not, refreshes it before its work.
  */
 export const awsApplication = async (
@@ -124,7 +126,7 @@ export const awsApplication = async (
   // No call at init: the deployed defaults until the first invocation reads the operator's overrides.
   const config: ConfigProvider = SsmConfigProvider.create({
     parameterName: environment.MEMORY_HUB_CONFIG_PARAMETER,
-    client: options.ssm ?? new SSMClient({ ...AWS_CLIENT_DEFAULTS }),
+    client: options.parameters ?? parametersExtensionClient(variables),
     metrics,
     log,
     configuration,

@@ -11,7 +11,12 @@ import {
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { type BackendResources, backendEnvironment, grantBackendAccess } from '../backend-access.ts';
+import {
+  type BackendResources,
+  backendEnvironment,
+  grantBackendAccess,
+  readsConfiguration,
+} from '../backend-access.ts';
 import { pascalCase } from '../construct-ids.ts';
 import {
   type ApiFunctionSpec,
@@ -80,6 +85,7 @@ export class ApiFunctions extends Construct {
           ...backendEnvironment(props, spec.access),
           ...(spec.startsWorkflows ? this.allowStartingWorkflows(spec, props.stateMachines) : {}),
         },
+        readsParameters: readsConfiguration(spec.access),
       });
       grantBackendAccess(serviceFunction, props, spec.access);
       // Every authenticated operation leases its caller's app client quota; write functions may update already.

@@ -70,6 +70,7 @@ export class EventConsumer extends Construct {
       maxEventAge: Duration.hours(6),
       deadLetterQueue: this.deadLetterQueue.queue,
       environment: backendEnvironment(props, 'write'),
+      readsParameters: true,
     });
     grantBackendAccess(this.consumer, props, 'write');
     Validations.of(this.consumer.function).acknowledge({

@@ -159,6 +159,7 @@ export class Identity extends Construct {
       // Cognito waits at most 5 s for a trigger.
       timeout: Duration.seconds(5),
       environment: { [API_CLIENT_SCOPES_ENV]: clientScopesParameterName },
+      readsParameters: true,
     });
     StringParameter.fromStringParameterName(this, 'ClientScopesByName', clientScopesParameterName).grantRead(
       this.preTokenGeneration.role,

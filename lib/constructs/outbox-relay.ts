@@ -73,6 +73,7 @@ export class OutboxRelay extends Construct {
       synchronous: false,
       timeout: Duration.seconds(30),
       environment,
+      readsParameters: true,
     });
     this.sweep = new ServiceFunction(this, 'Sweep', {
       entry: props.entry,
@@ -85,6 +86,7 @@ export class OutboxRelay extends Construct {
       retryAttempts: 0,
       maxEventAge: Duration.minutes(1),
       environment,
+      readsParameters: true,
     });
     Validations.of(this.relay.function).acknowledge({
       id: 'Serverless::Serverless-LambdaDLQ',

@@ -5,6 +5,9 @@ import {
   Architecture,
   type CfnFunction,
   LoggingFormat,
+  ParamsAndSecretsLayerVersion,
+  ParamsAndSecretsLogLevel,
+  ParamsAndSecretsVersions,
   Runtime,
   SystemLogLevel,
   Tracing,
@@ -20,7 +23,10 @@ import { lambdaBundlingOptions } from '../lambda-bundling.ts';
  * tuned but always have explicit values.
  */
 export interface ServiceFunctionProps
-  extends Omit<NodejsFunctionProps, 'runtime' | 'architecture' | 'bundling' | 'role' | 'logGroup' | 'logRetention'> {
+  extends Omit<
+    NodejsFunctionProps,
+    'runtime' | 'architecture' | 'bundling' | 'role' | 'logGroup' | 'logRetention' | 'paramsAndSecrets'
+  > {
   readonly entry: string;
   readonly handler: string;
   /** @default RetentionDays.ONE_MONTH */
@@ -32,6 +38,12 @@ export interface ServiceFunctionProps
    * @default true
    */
   readonly synchronous?: boolean;
+  /**
+   * Whether the function reads SSM parameters: it then runs the Parameters and Secrets extension
+   * (`PARAMETERS_EXTENSION`), which it reads them through. The caller still grants the read on each parameter.
+   * @default false
+   */
+  readonly readsParameters?: boolean;
 }
 
 /** Secure, explicit defaults shared by every Memory Hub Lambda function. */
@@ -54,6 +66,41 @@ export const SERVICE_FUNCTION_DEFAULTS = {
   applicationLogLevel: ApplicationLogLevel.INFO,
 } as const;
 
+/**
+ * The AWS Parameters and Secrets Lambda Extension, a layer AWS publishes per region and architecture (CDK picks the
+ * arm64 one, by the stack's region or, in a region-agnostic template, from a mapping of the regions that have it:
+ * a region without it refuses to synthesize, or fails the deployment), which functions read SSM parameters
+ * through over localhost (`lambdas/adapters/config/parameters-extension-client.ts`) instead of bundling an SSM
+ * client. Its cache is off: each reader keeps the value it read for a TTL of its own
+ * (the configuration's 30 s, the client scopes' 5 min), so a second cache in front of SSM would only add its
+ * TTL (5 min by default) to how long a change takes to be seen; each read is one GetParameter, as before. It logs
+ * warnings and errors only, as Lambda's own lines. Port 2773 and the other settings are the extension's defaults.
+ * https://docs.aws.amazon.com/systems-manager/latest/userguide/ps-integration-lambda-extensions.html
+ */
+const PARAMETERS_EXTENSION_OPTIONS = { cacheEnabled: false, logLevel: ParamsAndSecretsLogLevel.WARN } as const;
+export const PARAMETERS_EXTENSION = ParamsAndSecretsLayerVersion.fromVersion(
+  ParamsAndSecretsVersions.V1_0_103,
+  PARAMETERS_EXTENSION_OPTIONS,
+);
+
+/**
+ * CDK context naming the extension's arm64 layer for a region CDK's table lacks (newer regions: AWS lists the layer
+ * ARNs per region on the page above), e.g. `-c parametersExtensionLayerArn=arn:aws:lambda:eu-central-2:…:4`.
+ */
+export const PARAMETERS_EXTENSION_LAYER_CONTEXT = 'parametersExtensionLayerArn';
+const LAYER_ARN = /^arn:aws[a-z-]*:lambda:[a-z0-9-]+:\d{12}:layer:[A-Za-z0-9_-]+:\d+$/;
+
+/** The extension from the context's layer ARN when one is given, else CDK's own (by region). */
+export const parametersExtension = (layerArn: unknown): ParamsAndSecretsLayerVersion => {
+  if (layerArn === undefined) return PARAMETERS_EXTENSION;
+  if (typeof layerArn !== 'string' || !LAYER_ARN.test(layerArn))
+    throw new Error(
+      `${PARAMETERS_EXTENSION_LAYER_CONTEXT} must be a Lambda layer version ARN ` +
+        '(arn:aws:lambda:{region}:{account}:layer:{name}:{version})',
+    );
+  return ParamsAndSecretsLayerVersion.fromVersionArn(layerArn, PARAMETERS_EXTENSION_OPTIONS);
+};
+
 /** API Gateway waits 29 s, Cognito 5 s: a longer timeout on a synchronous function only hides work nobody waits for. */
 export const MAX_SYNCHRONOUS_TIMEOUT = Duration.seconds(29);
 /** Lambda's own limit. */
@@ -72,7 +119,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const { logRetention, synchronous = true, ...functionProps } = props;
+    const { logRetention, synchronous = true, readsParameters = false, ...functionProps } = props;
     const memorySize = props.memorySize ?? SERVICE_FUNCTION_DEFAULTS.memorySize;
     const timeout = props.timeout ?? SERVICE_FUNCTION_DEFAULTS.timeout;
     if (memorySize < 128 || memorySize > 10_240) {
@@ -108,6 +155,9 @@ export class ServiceFunction extends Construct {
       systemLogLevelV2: SERVICE_FUNCTION_DEFAULTS.systemLogLevel,
       applicationLogLevelV2: SERVICE_FUNCTION_DEFAULTS.applicationLogLevel,
       bundling: lambdaBundlingOptions,
+      ...(readsParameters && {
+        paramsAndSecrets: parametersExtension(this.node.tryGetContext(PARAMETERS_EXTENSION_LAYER_CONTEXT)),
+      }),
       // Lambda records each invocation's segment; the SDK's calls carry the trace header on to the bus and the
       // consumers. No X-Ray SDK runs in the function (adapters/observability/powertools.ts says why).
       tracing: SERVICE_FUNCTION_DEFAULTS.tracing,

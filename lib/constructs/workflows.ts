@@ -236,6 +236,7 @@ export class Workflows extends Construct {
         ...backendEnvironment(props, 'write'),
         MEMORY_HUB_EVENT_BUS_NAME: props.eventBus.eventBusName,
       },
+      readsParameters: true,
     });
     grantBackendAccess(this.stepRunner, props, 'write');
     props.eventBus.grantPutEventsTo(this.stepRunner.role);

@@ -48,10 +48,22 @@ describe('App: bin/app.ts, as the CDK CLI runs it', () => {
     });
     afterAll(() => synthesized.dispose());
 
-    it('names no region anywhere: issuer URL and ARNs take the stack’s own AWS::Region', () => {
+    it('names no region outside the extension layer’s mapping: issuer URL and ARNs take the stack’s own AWS::Region', () => {
+      // Prepare: the one mapping is CDK's table of the Parameters and Secrets extension's layer in each region
+      // that publishes it, looked up by the stack's region (lib/constructs/service-function.ts)
+      const { Mappings: mappings = {}, ...rest } = JSON.parse(synthesized.template) as { Mappings?: object };
+      const layerArns = Object.values(mappings).flatMap((byRegion) =>
+        Object.values(byRegion as Record<string, Record<string, string>>).flatMap(Object.values),
+      );
+
       // Assess
-      expect(synthesized.template.match(REGION_NAME) ?? []).toEqual([]);
+      expect(JSON.stringify(rest).match(REGION_NAME) ?? []).toEqual([]);
       expect(synthesized.template).toMatch(/"Ref":\s*"AWS::Region"/);
+      expect(layerArns.length).toBeGreaterThan(0);
+      for (const arn of layerArns)
+        expect(arn).toMatch(
+          /^arn:aws[\w-]*:lambda:[\w-]+:\d{12}:layer:AWS-Parameters-and-Secrets-Lambda-Extension-Arm64:\d+$/,
+        );
     });
 
     it('names no account either: the credentials of the machine that synthesized it are no choice', () => {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry, lambdaEntries } from '../../bench/lambda-bundles.ts';
 import {
   LAMBDA_BUNDLE_BUDGET_BYTES,
@@ -52,17 +52,107 @@ describe('Module: lambda-bundling', () => {
     });
   });
 
-  it('swaps the default credential chain for the Lambda one in NodejsFunction and esbuild alike', () => {
+  it("swaps the default credential chain for the Lambda one, and readable-stream for Node's streams, in NodejsFunction and esbuild alike", () => {
     // Prepare
-    const swapped = resolve(PROJECT_ROOT, 'lambdas/adapters/lambda-credential-provider.ts');
+    const credentials = resolve(PROJECT_ROOT, 'lambdas/adapters/lambda-credential-provider.ts');
+    const streams = resolve(PROJECT_ROOT, 'lambdas/adapters/node-readable-stream.ts');
 
     // Act
     const options = lambdaEsbuildOptions('entry.ts', 'out/index.mjs');
 
     // Assess
-    expect(LAMBDA_MODULE_ALIASES).toEqual({ '@aws-sdk/credential-provider-node': swapped });
+    expect(LAMBDA_MODULE_ALIASES).toEqual({
+      '@aws-sdk/credential-provider-node': credentials,
+      'readable-stream': streams,
+    });
     expect(options.alias).toEqual(LAMBDA_MODULE_ALIASES);
-    expect(lambdaBundlingOptions.esbuildArgs).toEqual({ '--alias:@aws-sdk/credential-provider-node': swapped });
+    expect(lambdaBundlingOptions.esbuildArgs).toEqual({
+      '--alias:@aws-sdk/credential-provider-node': credentials,
+      '--alias:readable-stream': streams,
+    });
+  });
+
+  describe("Alias: readable-stream as Node's streams, under the Encryption SDK", () => {
+    // The fixture entry is the service's cipher over the raw AES keyring; imported here it runs on the real
+    // readable-stream, bundled it runs on Node's streams.
+    const entry = resolve(PROJECT_ROOT, 'test/infra/fixtures/handlers/content-cipher.lambda.ts');
+    type CipherEntry = typeof import('./fixtures/handlers/content-cipher.lambda.ts');
+    const written = JSON.parse(
+      readFileSync(resolve(PROJECT_ROOT, 'test/fixtures/ciphertexts/local-key-4e635e7.json'), 'utf8'),
+    ) as { context: { tenant: string; namespace: string; recordId: string }; plaintext: string; ciphertext: string };
+    const key = readFileSync(resolve(PROJECT_ROOT, 'test/fixtures/ciphertexts/local-key-4e635e7.bin'));
+    // Several frames of the SDK's framed format (4 KiB each), so the streams really carry the message.
+    const plaintext = Buffer.from(Array.from({ length: 3000 }, (_, index) => `line ${index}\n`).join(''));
+    const opened = (bytes: Buffer) => ({ plaintext: bytes.toString('base64') });
+    let bundled: CipherEntry;
+    let unbundled: CipherEntry;
+    let inputs: string[];
+
+    beforeAll(async () => {
+      const outfile = join(outdir, 'content-cipher', 'index.mjs');
+      const { metafile } = await build({ ...lambdaEsbuildOptions(entry, outfile), metafile: true });
+      inputs = Object.keys(metafile.inputs);
+      bundled = (await import(pathToFileURL(outfile).href)) as CipherEntry;
+      unbundled = await import('./fixtures/handlers/content-cipher.lambda.ts');
+    }, 60_000);
+
+    it('bundles no readable-stream', () => {
+      expect(plaintext.byteLength).toBeGreaterThan(4 * 4096);
+      expect(inputs.filter((input) => input.includes('node_modules/readable-stream/'))).toEqual([]);
+      expect(inputs).toContain('lambdas/adapters/node-readable-stream.ts');
+    });
+
+    it('decrypts what it encrypts', async () => {
+      // Act
+      const ciphertext = await bundled.encrypt(key, plaintext, written.context);
+      const answer = await bundled.decrypt(key, ciphertext, written.context);
+
+      // Assess
+      expect(answer).toEqual(opened(plaintext));
+    });
+
+    it('decrypts a message the unbundled SDK encrypted, and one an earlier release wrote', async () => {
+      // Act
+      const fromUnbundled = await unbundled.encrypt(key, plaintext, written.context);
+
+      // Assess
+      expect(await bundled.decrypt(key, fromUnbundled, written.context)).toEqual(opened(plaintext));
+      expect(await bundled.decrypt(key, Buffer.from(written.ciphertext, 'base64'), written.context)).toEqual(
+        opened(Buffer.from(written.plaintext)),
+      );
+    });
+
+    it('writes messages the unbundled SDK decrypts', async () => {
+      // Act
+      const fromBundle = await bundled.encrypt(key, plaintext, written.context);
+
+      // Assess
+      expect(await unbundled.decrypt(key, fromBundle, written.context)).toEqual(opened(plaintext));
+    });
+
+    it('refuses a tampered message, or one for another context, as the unbundled SDK does', async () => {
+      // Prepare
+      const ciphertext = Buffer.from(await unbundled.encrypt(key, plaintext, written.context));
+      const tampered = Buffer.from(ciphertext);
+      tampered[tampered.length - 100] = (tampered[tampered.length - 100] ?? 0) ^ 1;
+      const truncated = ciphertext.subarray(0, ciphertext.length - 10);
+      const elsewhere = { ...written.context, tenant: 'globex' };
+
+      // Act
+      const cases = [
+        [tampered, written.context],
+        [truncated, written.context],
+        [ciphertext, elsewhere],
+      ] as const;
+      const bundledAnswers = await Promise.all(cases.map(([bytes, context]) => bundled.decrypt(key, bytes, context)));
+      const unbundledAnswers = await Promise.all(
+        cases.map(([bytes, context]) => unbundled.decrypt(key, bytes, context)),
+      );
+
+      // Assess
+      expect(bundledAnswers).toEqual(unbundledAnswers);
+      expect(bundledAnswers).toEqual(cases.map(() => ({ refused: 'crypto.context_mismatch' })));
+    });
   });
 
   it('produces a bundle that loads on Node.js 24 with top-level await and require', async () => {

@@ -70,6 +70,25 @@ describe('Construct: ServiceFunction', () => {
     });
   });
 
+  it('runs the Parameters and Secrets extension, its cache off, only in a function that reads parameters', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act
+    new ServiceFunction(stack, 'Reader', { entry, handler: 'getHealth', readsParameters: true });
+    new ServiceFunction(stack, 'Other', { entry, handler: 'getHealth' });
+
+    // Assess
+    const functions = Object.values(Template.fromStack(stack).findResources('AWS::Lambda::Function'));
+    const reader = functions.find((fn) => fn.Properties.Layers !== undefined);
+    expect(functions.filter((fn) => fn.Properties.Layers === undefined)).toHaveLength(1);
+    expect(reader?.Properties.Environment.Variables).toMatchObject({
+      PARAMETERS_SECRETS_EXTENSION_CACHE_ENABLED: 'false',
+      PARAMETERS_SECRETS_EXTENSION_HTTP_PORT: '2773',
+      PARAMETERS_SECRETS_EXTENSION_LOG_LEVEL: 'warn',
+    });
+  });
+
   describe('Method: reserveConcurrency', () => {
     it('reserves the executions asked for, which bound the function', () => {
       // Prepare

@@ -72,8 +72,8 @@ describe('AWS composition: what logs, metrics and traces carry', () => {
     // Imported only now, with the Lambda environment in place.
     const { awsApplication } = await import('../../lambdas/composition/aws-application.ts');
     const { notesModule } = await import('../../lambdas/capabilities/notes/notes.module.ts');
-    const ssm = { send: async () => ({ Parameter: { Value: '{}', Version: 1 } }) };
-    const notes = await awsApplication(process.env, [notesModule], { ssm: ssm as never });
+    const parameters = { readParameter: async () => '{}' };
+    const notes = await awsApplication(process.env, [notesModule], { parameters });
     createNote = notes.handler('createNote');
     getNote = notes.handler('getNote');
   });

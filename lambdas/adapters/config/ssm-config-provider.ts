@@ -1,4 +1,3 @@
-import { GetParameterCommand, type GetParameterCommandOutput } from '@aws-sdk/client-ssm';
 import type { Configuration } from '../../kernel/config/compose-config.ts';
 import { ConfigUnavailableError } from '../../kernel/config/config.errors.ts';
 import type { ConfigDocument } from '../../kernel/config/config-section.ts';
@@ -6,12 +5,8 @@ import type { Log } from '../../kernel/observability/log.port.ts';
 import { type Metrics, noMetrics } from '../../kernel/observability/metrics.port.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import { overridesIn } from './config-parameter.ts';
+import { ParameterReadError, type ParameterReader } from './parameter-reader.ts';
 import { PolledConfigProvider, type SourceValue } from './polled-config-provider.ts';
-
-/** The part of `SSMClient` this adapter uses; tests pass a fake. */
-export interface SsmParameterClient {
-  send(command: GetParameterCommand, options?: { abortSignal?: AbortSignal }): Promise<GetParameterCommandOutput>;
-}
 
 export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
   /** The parameter holding the operator's overrides, `/memory-hub/{stage}/config`. */
@@ -21,8 +16,13 @@ export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
    * function, in force until the parameter is read, and what the parameter's overrides are merged over.
    */
   readonly configuration: Configuration<Document>;
-  readonly client: SsmParameterClient;
-  /** How long a value is used before the parameter is read again. */
+  /** The Parameters and Secrets extension in AWS (`ParametersExtensionClient`); tests pass a fake. */
+  readonly client: ParameterReader;
+  /**
+   * How long a value is used before the parameter is read again. The extension's own cache is off
+   * (`lib/constructs/service-function.ts`), so this is the only one: an operator's change is in force in every
+   * execution environment at most a TTL and one read after it is made.
+   */
   readonly ttlMs?: number;
   /** How long the first request of an execution environment waits for its read before going ahead on the defaults. */
   readonly readTimeoutMs?: number;
@@ -33,21 +33,21 @@ export interface SsmConfigProviderOptions<Document extends ConfigDocument> {
 }
 
 export const DEFAULT_SSM_TTL_MS = 30_000;
-/** Well above SSM's usual answer (tens of ms) and one SDK retry of a throttled call; well below a request's budget. */
+/** Well above SSM's usual answer through the extension (tens of ms); well below a request's budget. */
 export const DEFAULT_SSM_READ_TIMEOUT_MS = 500;
 
 /**
  * AWS mode: the configuration is the defaults deployed with the function, deep-merged with the operator's
  * overrides from one SSM String parameter (a JSON document; parsing it fills every setting it leaves out with
- * its default, so the parse is the merge). Nothing is read at init, so a burst of cold starts cannot be
- * throttled by SSM into failing. The first request of an execution environment waits for one read (at most
- * `readTimeoutMs`) and goes ahead on the deployed defaults when SSM throttles, times out, fails or holds an
- * invalid document (`config.first_read_fallback`); later reads, at most once per TTL, run in the background
- * and never make a request wait (one unanswered for a TTL no longer holds up the next). The last good value
- * always stays in force.
+ * its default, so the parse is the merge). Nothing is read at init (the extension would not answer then anyway),
+ * so a burst of cold starts cannot be throttled by SSM into failing. The first request of an execution environment
+ * waits for one read (at most `readTimeoutMs`) and goes ahead on the deployed defaults when SSM or the extension
+ * throttles, times out or fails, or the parameter holds an invalid document (`config.first_read_fallback`); later
+ * reads, at most once per TTL, run in the background and never make a request wait (one unanswered for a TTL no
+ * longer holds up the next). The last good value always stays in force.
  */
 export class SsmConfigProvider<Document extends ConfigDocument> extends PolledConfigProvider<Document> {
-  readonly #client: SsmParameterClient;
+  readonly #client: ParameterReader;
   readonly #readTimeoutMs: number;
   readonly #metrics: Metrics;
   /** The first read, which requests wait for until it settles; afterwards requests never wait. */
@@ -93,18 +93,17 @@ export class SsmConfigProvider<Document extends ConfigDocument> extends PolledCo
    */
   protected async readSource(known: string | undefined): Promise<SourceValue | undefined> {
     const timeout = this.#firstReadSettled ? undefined : AbortSignal.timeout(this.#readTimeoutMs);
-    let output: GetParameterCommandOutput;
+    let text: string;
     try {
-      output = await this.#client.send(
-        new GetParameterCommand({ Name: this.source }),
-        timeout ? { abortSignal: timeout } : {},
-      );
+      text = await this.#client.readParameter(this.source, timeout ? { signal: timeout } : {});
     } catch (error) {
-      const reason = timeout?.aborted ? 'timeout' : (error as Error).name || 'unreadable';
+      const reason = timeout?.aborted
+        ? 'timeout'
+        : error instanceof ParameterReadError
+          ? error.reason
+          : (error as Error).name || 'unreadable';
       throw new ConfigUnavailableError(this.source, reason, { cause: error });
     }
-    const text = output.Parameter?.Value;
-    if (text === undefined) throw new ConfigUnavailableError(this.source, 'no value');
     return text === known ? undefined : { revision: text, text: overridesIn(text) };
   }
 }

@@ -1,4 +1,3 @@
-import type { GetParameterCommand, GetParameterCommandOutput } from '@aws-sdk/client-ssm';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -7,7 +6,6 @@ import {
   DEFAULT_SSM_TTL_MS,
   SsmConfigProvider,
   type SsmConfigProviderOptions,
-  type SsmParameterClient,
 } from '../../../lambdas/adapters/config/ssm-config-provider.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
 import { jsonLinesLog } from '../../../lambdas/adapters/observability/json-lines-log.ts';
@@ -21,67 +19,29 @@ import { composeConfiguration } from '../../../lambdas/kernel/config/compose-con
 import { defineConfigSection } from '../../../lambdas/kernel/config/config-section.ts';
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { describeConfigProviderContract } from '../../contract/config-provider.contract.ts';
+import { describeParameterReaderContract } from '../../contract/parameter-reader.contract.ts';
 import { apiEvent } from '../../support/api-events.ts';
+import { FakeParameterReader } from '../../support/fake-parameter-reader.ts';
 
 const PARAMETER = '/memory-hub/test/config';
 
-type SendOptions = Parameters<SsmParameterClient['send']>[1];
+/** What the extension's adapter reports when SSM fails behind it (it answers anything but 200). */
+const SSM_FAILING = 'extension answered 500';
 
-/**
- * Stands in for SSM: one parameter, versioned like SSM versions it, a switch to make every call fail, one to
- * hold every answer until the test releases it (or the caller gives up), and one to make calls that never
- * answer. Counts every call.
- */
-class FakeSsmClient implements SsmParameterClient {
-  readonly requests: string[] = [];
-  value: string | undefined;
-  version = 0;
-  failure: Error | undefined;
-  /** Calls made while this is set never answer, unless their caller aborts them. */
-  hanging = false;
-  #held: (() => void)[] | undefined;
-
-  publish(value: string): void {
-    this.value = value;
-    this.version += 1;
-  }
-
-  /** From now on answers wait until `release()`; a caller's abort signal still ends its own wait. */
-  hold(): void {
-    this.#held ??= [];
-  }
-
-  release(): void {
-    const held = this.#held ?? [];
-    this.#held = undefined;
-    for (const answer of held) answer();
-  }
-
-  async send(command: GetParameterCommand, options?: SendOptions): Promise<GetParameterCommandOutput> {
-    this.requests.push(command.input.Name ?? '');
-    // A real client answers asynchronously; so does the fake, so concurrent callers really overlap.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (this.#held || this.hanging) {
-      const held = this.hanging ? [] : (this.#held ?? []);
-      await new Promise<void>((resolve, reject) => {
-        held.push(resolve);
-        const signal = options?.abortSignal as AbortSignal | undefined;
-        signal?.addEventListener('abort', () =>
-          reject(Object.assign(new Error('Request aborted'), { name: 'AbortError' })),
-        );
-      });
-    }
-    if (this.failure) throw this.failure;
-    if (this.value === undefined || command.input.Name !== PARAMETER)
-      throw Object.assign(new Error(`Parameter ${command.input.Name} not found`), { name: 'ParameterNotFound' });
-    return {
-      $metadata: {},
-      Parameter: { Name: PARAMETER, Type: 'String', Value: this.value, Version: this.version },
-    };
-  }
-}
-
-const sdkError = (name: string) => Object.assign(new Error(`${name} happened`), { name });
+describeParameterReaderContract('FakeParameterReader', async () => {
+  const reader = new FakeParameterReader();
+  return {
+    reader,
+    publish: async (name, value) => reader.publish(name, value),
+    breakSource: async (broken) => {
+      reader.failure = broken ? SSM_FAILING : undefined;
+    },
+    hang: async () => {
+      reader.hanging = true;
+    },
+    close: async () => undefined,
+  };
+});
 
 /** The provider as the first request of a cold instance leaves it: its one read made. */
 const readOnce = async (options: SsmConfigProviderOptions<MemoryHubConfig>) => {
@@ -91,16 +51,16 @@ const readOnce = async (options: SsmConfigProviderOptions<MemoryHubConfig>) => {
 };
 
 describeConfigProviderContract('SsmConfigProvider', async () => {
-  const client = new FakeSsmClient();
+  const client = new FakeParameterReader();
   return {
     source: PARAMETER,
     ttlMs: DEFAULT_SSM_TTL_MS,
     publish: async (text) => {
       client.failure = undefined;
-      client.publish(text);
+      client.publish(PARAMETER, text);
     },
     breakSource: async () => {
-      client.failure = sdkError('ThrottlingException');
+      client.failure = SSM_FAILING;
     },
     load: (dependencies) =>
       readOnce({ parameterName: PARAMETER, client, configuration: SERVICE_CONFIGURATION, ...dependencies }),
@@ -120,7 +80,7 @@ describe('Class: SsmConfigProvider', () => {
     return { metrics, warnings, log: jsonLinesLog((line) => warnings.push(line)) };
   };
 
-  const started = (client: FakeSsmClient, options: Partial<SsmConfigProviderOptions<MemoryHubConfig>> = {}) => {
+  const started = (client: FakeParameterReader, options: Partial<SsmConfigProviderOptions<MemoryHubConfig>> = {}) => {
     const clock = new ManualClock();
     const { metrics, warnings, log } = observed();
     const provider = SsmConfigProvider.create({
@@ -138,8 +98,8 @@ describe('Class: SsmConfigProvider', () => {
   describe('Method: create', () => {
     it('makes no SSM call: until the first request, the configuration deployed with the function is in force', () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
 
       // Act
       const { provider } = started(client);
@@ -153,8 +113,11 @@ describe('Class: SsmConfigProvider', () => {
   describe('Method: refresh (the first request of an instance)', () => {
     it('waits for one read and answers the overrides merged over the defaults', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}, "agents": {"coder": {"learning": {"minOccurrences": 5}}}}');
+      const client = new FakeParameterReader();
+      client.publish(
+        PARAMETER,
+        '{"listing": {"defaultPageSize": 10}, "agents": {"coder": {"learning": {"minOccurrences": 5}}}}',
+      );
       const { provider, metrics } = started(client);
 
       // Act
@@ -170,9 +133,9 @@ describe('Class: SsmConfigProvider', () => {
 
     it('goes ahead on the deployed defaults when SSM throttles, counted and logged without the value', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
-      client.failure = sdkError('ThrottlingException');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
+      client.failure = SSM_FAILING;
       const { provider, metrics, warnings } = started(client);
 
       // Act
@@ -183,15 +146,15 @@ describe('Class: SsmConfigProvider', () => {
       expect(metrics.countOf('config.first_read_fallback')).toBe(1);
       expect(metrics.countOf('config.refresh_failed')).toBe(1);
       expect(warnings.map((line) => JSON.parse(line))).toEqual([
-        expect.objectContaining({ level: 'warn', source: PARAMETER, reason: 'ThrottlingException' }),
+        expect.objectContaining({ level: 'warn', source: PARAMETER, reason: SSM_FAILING }),
       ]);
       expect(warnings.join('\n')).not.toContain('defaultPageSize');
     });
 
     it('waits no longer than its read timeout when SSM does not answer, then goes ahead on the defaults', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
       client.hold();
       const { provider, metrics, warnings } = started(client, { readTimeoutMs: 30 });
       const startedAt = performance.now();
@@ -209,8 +172,8 @@ describe('Class: SsmConfigProvider', () => {
 
     it('keeps the deployed defaults when the override document is invalid, and never fails the request', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 0}, "learning": {"windowDays": "soon"}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 0}, "learning": {"windowDays": "soon"}}');
       const { provider, metrics, warnings } = started(client);
 
       // Act
@@ -229,8 +192,8 @@ describe('Class: SsmConfigProvider', () => {
     });
 
     it('makes the requests that arrive during the first read wait for that one read', async () => {
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 12}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 12}}');
       const { provider } = started(client);
 
       await Promise.all([provider.refresh(), provider.refresh(), provider.refresh()]);
@@ -243,11 +206,11 @@ describe('Class: SsmConfigProvider', () => {
   describe('Method: refresh (later requests)', () => {
     it('does not make a request wait for a read after the first: the new value lands in the background', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
       const { provider, clock } = started(client);
       await provider.refresh();
-      client.publish('{"listing": {"defaultPageSize": 11}}');
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 11}}');
       client.hold();
       clock.advance(DEFAULT_SSM_TTL_MS);
 
@@ -265,11 +228,11 @@ describe('Class: SsmConfigProvider', () => {
 
     it('lets a background read take as long as it takes: a frozen environment thaws long after any timeout', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
       const { provider, clock, metrics } = started(client, { readTimeoutMs: 20 });
       await provider.refresh();
-      client.publish('{"listing": {"defaultPageSize": 11}}');
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 11}}');
       client.hold();
       clock.advance(DEFAULT_SSM_TTL_MS);
       await provider.refresh();
@@ -286,8 +249,8 @@ describe('Class: SsmConfigProvider', () => {
 
     it('does not let a background read that never answers stop the reads after it', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
       const { provider, clock } = started(client);
       await provider.refresh();
       client.hanging = true;
@@ -296,7 +259,7 @@ describe('Class: SsmConfigProvider', () => {
 
       // Act: a TTL later SSM answers again; the read it left hanging never will
       client.hanging = false;
-      client.publish('{"listing": {"defaultPageSize": 12}}');
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 12}}');
       clock.advance(DEFAULT_SSM_TTL_MS);
       await provider.refresh();
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -308,8 +271,8 @@ describe('Class: SsmConfigProvider', () => {
 
     it('asks SSM for the named parameter once per TTL, however often it is called', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish('{}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{}');
       const { provider, clock } = started(client, { ttlMs: 5000 });
 
       // Act
@@ -324,11 +287,11 @@ describe('Class: SsmConfigProvider', () => {
     });
 
     it('waits a full TTL before asking again after a failed request', async () => {
-      const client = new FakeSsmClient();
-      client.publish('{"listing": {"defaultPageSize": 10}}');
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, '{"listing": {"defaultPageSize": 10}}');
       const { provider, clock } = started(client);
       await provider.refresh();
-      client.failure = sdkError('ThrottlingException');
+      client.failure = SSM_FAILING;
       clock.advance(DEFAULT_SSM_TTL_MS);
       await provider.refresh();
       await provider.settled();
@@ -343,8 +306,8 @@ describe('Class: SsmConfigProvider', () => {
 
     it('holds a burst of cold starts against a throttling SSM to one call per instance', async () => {
       // Prepare: 50 instances start at once and SSM throttles every call
-      const client = new FakeSsmClient();
-      client.failure = sdkError('ThrottlingException');
+      const client = new FakeParameterReader();
+      client.failure = SSM_FAILING;
       const instances = Array.from({ length: 50 }, () => started(client));
 
       // Act: each serves ten requests
@@ -372,8 +335,8 @@ describe('Class: SsmConfigProvider', () => {
 
     it('reads the document earlier releases wrote, untouched, as no overrides: the defaults of this release apply', async () => {
       // Prepare
-      const client = new FakeSsmClient();
-      client.publish(INITIAL_PARAMETER_VALUE);
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, INITIAL_PARAMETER_VALUE);
 
       // Act
       const provider = SsmConfigProvider.create({ parameterName: PARAMETER, client, configuration: movedOn });
@@ -388,8 +351,8 @@ describe('Class: SsmConfigProvider', () => {
       // Prepare
       const tuned = JSON.parse(INITIAL_PARAMETER_VALUE) as { learning: { windowDays: number } };
       tuned.learning.windowDays = 120;
-      const client = new FakeSsmClient();
-      client.publish(JSON.stringify(tuned));
+      const client = new FakeParameterReader();
+      client.publish(PARAMETER, JSON.stringify(tuned));
       const { metrics, log } = observed();
 
       // Act
@@ -424,11 +387,11 @@ describe('Function: awsApplication', () => {
 
   it('makes no SSM call at init; the first request reads the parameter once, and its settings are in force', async () => {
     // Prepare
-    const ssm = new FakeSsmClient();
-    ssm.publish('{"listing": {"defaultPageSize": 7}}');
+    const ssm = new FakeParameterReader();
+    ssm.publish(PARAMETER, '{"listing": {"defaultPageSize": 7}}');
 
     // Act
-    const application = await awsApplication(environment, [notesModule], { ssm });
+    const application = await awsApplication(environment, [notesModule], { parameters: ssm });
     const atInit = [...ssm.requests];
     const config = application.service.kernel.config;
     const beforeFirstRequest = listingSettings.of(config.current()).defaultPageSize;
@@ -448,11 +411,11 @@ describe('Function: awsApplication', () => {
 
   it('starts, and answers, when the parameter holds an invalid value: the deployed defaults stay in force', async () => {
     // Prepare
-    const ssm = new FakeSsmClient();
-    ssm.publish('{"listing": {"defaultPageSize": 0}}');
+    const ssm = new FakeParameterReader();
+    ssm.publish(PARAMETER, '{"listing": {"defaultPageSize": 0}}');
 
     // Act
-    const application = await awsApplication(environment, [notesModule], { ssm });
+    const application = await awsApplication(environment, [notesModule], { parameters: ssm });
     const answer = await application.handler('listNotes')(
       apiEvent('GET /v1/notes', { requestContext: { requestId: 'r-2' } as never }),
       context,
@@ -465,9 +428,9 @@ describe('Function: awsApplication', () => {
 
   it('reads the parameter before a function that is not an API operation does its work', async () => {
     // Prepare
-    const ssm = new FakeSsmClient();
-    ssm.publish('{"listing": {"defaultPageSize": 7}}');
-    const application = await awsApplication(environment, [notesModule], { ssm });
+    const ssm = new FakeParameterReader();
+    ssm.publish(PARAMETER, '{"listing": {"defaultPageSize": 7}}');
+    const application = await awsApplication(environment, [notesModule], { parameters: ssm });
 
     // Act: a step input the executor refuses, after the configuration was read
     await expect(application.runWorkflowStep({}, context)).rejects.toThrow();

@@ -1,19 +1,11 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deploymentDocument } from '../../../lambdas/app/documents.ts';
 import { API_OPERATIONS, EVENT_BACKBONE_ENTRY } from '../../../lambdas/app/service-tables.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
-// The notes entry reads its configuration parameter at init; here SSM answers with an empty document.
-vi.mock('@aws-sdk/client-ssm', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('@aws-sdk/client-ssm')>()),
-  SSMClient: class {
-    send = async () => ({ Parameter: { Value: '{}' }, $metadata: {} });
-  },
-}));
-
 describe('Lambda entry points', () => {
   it('export every handler the route table names, from the entry it names', async () => {
-    // The AWS backend constructs clients and reads the (mocked) configuration at init; no network is touched.
+    // The AWS backend constructs clients at init and reads its configuration only at the first request: no network is touched.
     Object.assign(process.env, {
       MEMORY_HUB_STAGE: 'test',
       MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
