@@ -36,10 +36,18 @@ export function createMemoryHubApp(options: MemoryHubAppOptions = {}): { app: Ap
   const contextKeyArn: unknown = app.node.tryGetContext('encryptionKeyArn');
   const encryptionKeyArn =
     stackProps.encryptionKeyArn ?? (typeof contextKeyArn === 'string' ? contextKeyArn : undefined);
+  const contextModelId: unknown = app.node.tryGetContext('embeddingModelId');
+  const contextDimensions: unknown = app.node.tryGetContext('embeddingDimensions');
+  const embeddingModel =
+    stackProps.embeddingModel ??
+    (typeof contextModelId === 'string'
+      ? { modelId: contextModelId, ...(contextDimensions !== undefined && { dimensions: Number(contextDimensions) }) }
+      : undefined);
   const stack = new MemoryHubStack(app, `MemoryHub-${stage}`, {
     ...concurrencyFromContext((key) => app.node.tryGetContext(key)),
     ...stackProps,
     encryptionKeyArn,
+    ...(embeddingModel && { embeddingModel }),
     env: environment,
     stage,
   });

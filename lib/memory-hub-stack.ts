@@ -8,6 +8,7 @@ import type { BackendResources } from './backend-access.ts';
 import { pascalCase } from './construct-ids.ts';
 import { ApiFunctions } from './constructs/api-functions.ts';
 import { BranchKeyStore } from './constructs/branch-key-store.ts';
+import { EmbeddingModel, type EmbeddingModelProps } from './constructs/embedding-model.ts';
 import { EncryptionKey } from './constructs/encryption-key.ts';
 import { MemoryHubEventBus } from './constructs/event-bus.ts';
 import { EventConsumers } from './constructs/event-consumers.ts';
@@ -74,6 +75,12 @@ export interface MemoryHubStackProps extends StackProps, ConcurrencyProps {
    * @default none: the embedded index, beside the records
    */
   readonly openSearch?: { readonly collectionName?: string; readonly indexName?: string };
+  /**
+   * A Bedrock embedding model for the semantic strategy (`{ modelId: 'amazon.titan-embed-text-v2:0', dimensions:
+   * 512 }`); without it, the model-free default. Changing it re-embeds nothing by itself: vectors of another model
+   * are not searched until the index is rebuilt. Context `embeddingModelId` / `embeddingDimensions`.
+   */
+  readonly embeddingModel?: EmbeddingModelProps;
 }
 
 /** One deployment of Memory Hub. Composes the constructs; holds no resource definitions of its own. */
@@ -91,6 +98,7 @@ export class MemoryHubStack extends Stack {
   public readonly apiFunctions: ApiFunctions;
   /** Present when the `openSearch` prop asks for it. */
   public readonly searchCollection: SearchCollection | undefined;
+  public readonly embeddingModel: EmbeddingModel | undefined;
 
   constructor(scope: Construct, id: string, props: MemoryHubStackProps) {
     if (!STAGE_PATTERN.test(props.stage)) {
@@ -108,6 +116,7 @@ export class MemoryHubStack extends Stack {
       featurePlan,
       encryptionKeyArn,
       openSearch,
+      embeddingModel,
       reservedConcurrency,
       accountConcurrency,
       ...stackProps
@@ -172,6 +181,7 @@ export class MemoryHubStack extends Stack {
     });
 
     this.searchCollection = openSearch && this.#searchCollection(stage, openSearch);
+    this.embeddingModel = embeddingModel && this.#embeddingModel(embeddingModel);
 
     reserveConcurrency(
       {
@@ -210,6 +220,19 @@ export class MemoryHubStack extends Stack {
         description: `State machine of the ${name} workflow`,
       });
     }
+  }
+
+  /** The embedding model, granted to every function that embeds: the searches, the index consumer, the rebuild. */
+  #embeddingModel(props: EmbeddingModelProps): EmbeddingModel {
+    const model = new EmbeddingModel(this, 'EmbeddingModel', props);
+    for (const spec of this.apiFunctions.specs) {
+      const serviceFunction = this.apiFunctions.functions.get(spec.key);
+      if (spec.entry === RETRIEVAL_ENTRY && serviceFunction) model.grantInvoke(serviceFunction.function);
+    }
+    const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
+    if (consumer) model.grantInvoke(consumer.consumer.function);
+    model.grantInvoke(this.workflows.stepRunner.function);
+    return model;
   }
 
   /** The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's and the reconciler's. */

@@ -23,6 +23,7 @@ import type { ConfigProvider } from '../kernel/config/config-provider.port.ts';
 import { NotFoundError } from '../kernel/errors/domain-error.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
+import type { Embedder } from '../kernel/search/embedder.port.ts';
 import { systemClock } from '../kernel/time/clock.ts';
 import { createUlidGenerator } from '../kernel/time/ids.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
@@ -59,6 +60,17 @@ export const AwsEnvironment = z
     MEMORY_HUB_CONFIG_PARAMETER: z.string().regex(/^\/[A-Za-z0-9_./-]{1,1010}$/),
     /** Set for the functions that publish events (the outbox relay, the workflow steps). */
     MEMORY_HUB_EVENT_BUS_NAME: z.string().min(1).optional(),
+    /** The Bedrock model that embeds text for the semantic strategy; without it the model-free default. */
+    MEMORY_HUB_EMBEDDING_MODEL_ID: z
+      .string()
+      .regex(/^[a-z0-9.-]{1,80}(:\d+)?$/)
+      .optional(),
+    /** The dimensions of that model's vectors (its default when unset). */
+    MEMORY_HUB_EMBEDDING_DIMENSIONS: z
+      .string()
+      .regex(/^\d{1,5}$/)
+      .transform(Number)
+      .optional(),
     /** `{ "<workflow>": "<state machine ARN>" }`, set for the functions that start workflows. */
     MEMORY_HUB_STATE_MACHINES: z
       .string()
@@ -84,6 +96,8 @@ export interface AwsApplicationOptions {
   readonly publisher?: (environment: AwsEnvironment) => EventPublisher;
   /** Starts workflow executions (Step Functions); without it no workflow can be started from this function. */
   readonly workflowStarter?: (environment: AwsEnvironment) => WorkflowStarter;
+  /** The embedding model the environment names (Bedrock), for the functions that embed; else the default. */
+  readonly embedder?: (environment: AwsEnvironment) => Embedder | undefined;
   /** Reads the configuration parameter; the Parameters and Secrets extension unless a test passes its own. */
   readonly parameters?: ParameterReader;
 }
@@ -161,6 +175,7 @@ export const awsApplication = async (
       kinds: RecordKinds.described(deployment.recordKinds, recordKindsOf(served)),
       ...dynamoDbPorts({ table, cipher, indexCipher: uncachedContentCipherOver(keys), clock, metrics, config }),
       clientQuota: new DynamoDbClientQuotaLedger({ table }),
+      embedder: options.embedder?.(environment),
       // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
       publisher: () =>
         options.publisher && environment.MEMORY_HUB_EVENT_BUS_NAME

@@ -1,14 +1,17 @@
 /**
  * AWS Lambda entry points of retrieval: search, context assembly, and the search index consumer (an
  * EventBridge rule's target). Built from the retrieval module and the modules whose kinds it indexes, once
- * per execution environment at init.
+ * per execution environment at init. An embedding model (Bedrock) when the environment names one.
  */
+import { bedrockEmbedderFor } from '../../adapters/bedrock/bedrock-embedder.ts';
 import { awsApplication } from '../../composition/aws-application.ts';
 import { retrievalModule } from './retrieval.module.ts';
 import { SEARCH_INDEX_CONSUMER } from './search-index.consumer.ts';
 import { SEARCHED_MODULES } from './searched-modules.ts';
 
-const retrieval = await awsApplication(process.env, [retrievalModule, ...SEARCHED_MODULES]);
+const retrieval = await awsApplication(process.env, [retrievalModule, ...SEARCHED_MODULES], {
+  embedder: bedrockEmbedderFor,
+});
 
 export const search = retrieval.handler('search');
 export const assembleContext = retrieval.handler('assembleContext');

@@ -6,5 +6,9 @@
 export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** One vector per text, in order. Some models embed a query unlike a document (Cohere); the default is `document`. */
+  embed(texts: readonly string[], purpose?: EmbeddingPurpose): Promise<Float32Array[]>;
 }
+
+/** What a text is embedded for: stored and searched (`document`), or searched with (`query`). */
+export type EmbeddingPurpose = 'document' | 'query';

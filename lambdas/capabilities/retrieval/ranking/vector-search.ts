@@ -4,7 +4,8 @@ import { selectBest } from './top-k.ts';
  * Nearest neighbours of a query vector by cosine, over the vectors of one namespace and one model.
  * `ExactNearestNeighbours` compares the query with every vector: exact, and fast enough for the sizes the
  * embedded index serves (measured on 2 cores: p95 3 ms for 10,000 vectors of 256 dimensions, 35 ms for
- * 100,000). An approximate index (HNSW) can take its place above a size through `NearestNeighbours`.
+ * 100,000). An approximate index (HNSW, approximate-neighbours.ts) can take its place above a size through
+ * `NearestNeighbours`.
  *
  * Vectors are kept, and serialised, as 32-bit floats or as int8 with one scale per vector (a quarter of the
  * size). A loaded index holds exactly the numbers the original held, so it ranks exactly as the original did.
@@ -111,6 +112,14 @@ export class ExactNearestNeighbours implements NearestNeighbours {
     this.#ids.pop();
     this.#slots.delete(id);
     return true;
+  }
+
+  /** Every id with its vector as held. */
+  *entries(): Generator<[string, Float32Array]> {
+    for (const id of [...this.#ids]) {
+      const vector = this.vectorOf(id);
+      if (vector) yield [id, vector];
+    }
   }
 
   vectorOf(id: string): Float32Array | undefined {

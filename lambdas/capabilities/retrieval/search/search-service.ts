@@ -87,7 +87,7 @@ export class SearchService {
   async search(scope: Scope, input: SearchInput): Promise<SearchOutcome> {
     const spaces = this.#namespacesOf(scope, input);
     const limitations: Limitation[] = [];
-    const [vector] = needsVector(input.strategy) ? await this.#deps.embedder.embed([input.query]) : [];
+    const [vector] = needsVector(input.strategy) ? await this.#deps.embedder.embed([input.query], 'query') : [];
     const filter = filterOf(input.filters);
     const depth = LEG_DEPTH(input.k);
     const query: CandidateQuery = {
