@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SessionEventInput } from '../../../lambdas/capabilities/learning/session-event.schema.ts';
 import { SEARCH_STRATEGIES, SearchInput } from '../../../lambdas/capabilities/retrieval/search.schema.ts';
 import type { Scope } from '../../../lambdas/kernel/identity/scope.ts';
-import { inMemoryBackend } from '../../support/in-memory-backend.ts';
+import type { Embedder } from '../../../lambdas/kernel/search/embedder.port.ts';
+import { assembleBackend, inMemoryBackend } from '../../support/in-memory-backend.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 const alice: Scope = scopeOf({ sub: 'alice' });
@@ -193,4 +194,28 @@ describe('SearchService', () => {
       status: 'provisional',
     });
   });
+
+  it.each(SEARCH_STRATEGIES)(
+    '%s: still answers after the embedder changed, before any rebuild, comparing no vectors of two models',
+    async (strategy) => {
+      // Prepare: a note indexed with the default 256-dimension hashing, then the service redeployed with a 1,024-one
+      const fixture = inMemoryBackend();
+      await fixture.backend.notes.create(alice, {}, { text: 'kayak trip to the fjords', tags: ['trip'] }, undefined);
+      await fixture.backend.system.relay.sweep();
+      const model: Embedder = {
+        model: 'a-model/1024',
+        dimensions: 1024,
+        embed: async (texts) => texts.map(() => Float32Array.from({ length: 1024 }, (_, i) => (i === 0 ? 1 : 0))),
+      };
+      const redeployed = assembleBackend({ ...fixture.ports, embedder: model });
+
+      // Act
+      const outcome = await redeployed.search.search(alice, { query: 'kayak fjords', strategy, k: 5 });
+
+      // Assess: found as before (the semantic leg has no vector of the new model yet, the others do not need one)
+      const expected = strategy === 'semantic' ? 0 : 1;
+      expect(outcome.hits).toHaveLength(expected);
+      for (const hit of outcome.hits) expect(Number.isFinite(hit.score)).toBe(true);
+    },
+  );
 });

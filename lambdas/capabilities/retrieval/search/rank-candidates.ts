@@ -36,6 +36,8 @@ const byScoreThenKey = (a: RankedCandidate, b: RankedCandidate): number =>
 export const rankCandidates = (
   strategy: Exclude<SearchStrategy, 'graph'>,
   pooled: readonly PooledCandidate[],
+  /** The embedder's model: a candidate's vector of another model (indexed before a switch) is never compared. */
+  model: string,
 ): RankedCandidate[] => {
   switch (strategy) {
     case 'recency':
@@ -74,18 +76,21 @@ export const rankCandidates = (
           .sort(byScoreThenKey)
       );
     case 'hybrid':
-      return rankHybridPool(pooled);
+      return rankHybridPool(pooled, model);
   }
 };
 
-const rankHybridPool = (pooled: readonly PooledCandidate[]): RankedCandidate[] => {
+const rankHybridPool = (pooled: readonly PooledCandidate[], model: string): RankedCandidate[] => {
   const byKey = new Map(pooled.map((entry) => [keyOf(entry), entry]));
   const fused = fuseScores(
     pooled.map((entry) => ({ id: keyOf(entry), keyword: entry.candidate.keyword, semantic: entry.candidate.semantic })),
   );
   const head = rerankByMaximalMarginalRelevance(
     fused.slice(0, RERANK_DEPTH),
-    (key) => byKey.get(key)?.candidate.document.vector,
+    (key) => {
+      const document = byKey.get(key)?.candidate.document;
+      return document?.model === model ? document.vector : undefined;
+    },
     { limit: RERANK_DEPTH },
   );
   const tail = fused.slice(RERANK_DEPTH).map((hit) => ({ id: hit.id, features: { ...hit.features, mmr: 0 } }));

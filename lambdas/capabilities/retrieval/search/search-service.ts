@@ -98,7 +98,7 @@ export class SearchService {
     };
     const pooled = await this.#candidates(spaces, query, limitations);
     const strategy = input.strategy === 'graph' ? 'hybrid' : input.strategy;
-    const ranked = rankCandidates(strategy, pooled);
+    const ranked = rankCandidates(strategy, pooled, this.#deps.embedder.model);
     const verifying = new Verification(this.#deps, input, vector, limitations);
     const wanted = input.strategy === 'graph' ? Math.min(GRAPH_SEEDS, input.k) : input.k;
     // The features shown, and the order, come from the verified hits alone: nothing the index holds of a record
@@ -297,7 +297,9 @@ class Verification {
     if (!head || !projection || !fields || !live || !matches(head, fields, this.#input.filters)) return this.#drop();
     const current = head.revision === candidate.document.revision;
     // Revised since it was indexed: only what the current text says counts (its own vector, no BM25 of the old text).
-    const vector = current ? candidate.document.vector : await this.#currentVector(fields.text);
+    // Indexed by another model (before the embedder changed): its vector is not comparable, the text is embedded now.
+    const comparable = current && candidate.document.model === this.#deps.embedder.model;
+    const vector = comparable ? candidate.document.vector : await this.#currentVector(fields.text);
     const evidence: VerifiedEvidence = {
       keyword: current ? candidate.keyword : undefined,
       semantic: vector && this.#vector ? cosineSimilarity(vector, this.#vector) : undefined,
