@@ -222,7 +222,10 @@ export class MemoryHubStack extends Stack {
     }
   }
 
-  /** The embedding model, granted to every function that embeds: the searches, the index consumer, the rebuild. */
+  /**
+   * The embedding model, granted to every function that embeds: the searches and the index consumer. (The workflow
+   * step runner rebuilds nothing: no deployed job runs the search index's rebuild yet, so it gets no grant.)
+   */
   #embeddingModel(props: EmbeddingModelProps): EmbeddingModel {
     const model = new EmbeddingModel(this, 'EmbeddingModel', props);
     for (const spec of this.apiFunctions.specs) {
@@ -231,11 +234,10 @@ export class MemoryHubStack extends Stack {
     }
     const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
     if (consumer) model.grantInvoke(consumer.consumer.function);
-    model.grantInvoke(this.workflows.stepRunner.function);
     return model;
   }
 
-  /** The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's and the reconciler's. */
+  /** The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's. */
   #searchCollection(stage: string, props: NonNullable<MemoryHubStackProps['openSearch']>): SearchCollection {
     const collection = new SearchCollection(this, 'SearchCollection', {
       stage,
@@ -248,7 +250,6 @@ export class MemoryHubStack extends Stack {
     }
     const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
     if (consumer) collection.grantIndexing(consumer.consumer.function);
-    collection.grantIndexing(this.workflows.stepRunner.function);
     return collection;
   }
 }

@@ -4,11 +4,9 @@
  * policy the local runner follows. It serves every capability's workflows, so it is built from every module
  * that declares one (`WORKFLOW_MODULES`).
  */
-import { bedrockEmbedderFor } from '../adapters/bedrock/bedrock-embedder.ts';
 import { awsApplication } from '../composition/aws-application.ts';
 import { WORKFLOW_MODULES } from './workflow-modules.ts';
 
-// The search index rebuild embeds, with the model the searches use.
-const workflows = await awsApplication(process.env, WORKFLOW_MODULES, { embedder: bedrockEmbedderFor });
+const workflows = await awsApplication(process.env, WORKFLOW_MODULES);
 
 export const runWorkflowStep = workflows.runWorkflowStep;

@@ -44,9 +44,8 @@ describe('Construct: EmbeddingModel', () => {
         .filter((spec) => spec.entry === RETRIEVAL_ENTRY)
         .map((spec) => stack.apiFunctions.functions.get(spec.key)?.role),
       stack.eventConsumers.consumer('searchIndexConsumer').consumer.role,
-      stack.workflows.stepRunner.role,
     ];
-    expect(embedders.length).toBeGreaterThan(2);
+    expect(embedders.length).toBeGreaterThan(1);
     const modelArn = {
       'Fn::Join': [
         '',
