@@ -15,6 +15,7 @@ import { lambdaBundlesScenario } from './scenarios/lambda-bundles.ts';
 import { learningLoadScenario } from './scenarios/learning-load.ts';
 import { notesLoadScenario } from './scenarios/notes-load.ts';
 import { retrievalQualityScenario } from './scenarios/retrieval-quality.ts';
+import { searchLoadScenario } from './scenarios/search-load.ts';
 
 /** In report order. Later scenarios are added here. */
 const SCENARIOS: readonly Scenario[] = [
@@ -22,6 +23,7 @@ const SCENARIOS: readonly Scenario[] = [
   learningLoadScenario,
   lambdaBundlesScenario,
   retrievalQualityScenario,
+  searchLoadScenario,
 ];
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);
@@ -39,7 +41,7 @@ const gitRevision = (): string | undefined => {
 const main = async (options: BenchOptions) => {
   const selected = options.scenarios
     ? SCENARIOS.filter((scenario) => options.scenarios?.includes(scenario.name))
-    : SCENARIOS;
+    : SCENARIOS.filter((scenario) => scenario.inDefaultRun !== false);
   const unknown = options.scenarios?.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`Unknown scenario(s): ${unknown.join(', ')}`);
 

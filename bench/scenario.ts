@@ -30,5 +30,7 @@ export interface ScenarioResult {
 
 export interface Scenario {
   readonly name: string;
+  /** `false`: run only when named (`--scenario`), for a scenario too long for every full run. */
+  readonly inDefaultRun?: false;
   run(options: BenchOptions, log: (line: string) => void): Promise<ScenarioResult>;
 }

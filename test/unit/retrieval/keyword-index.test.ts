@@ -109,6 +109,22 @@ describe('Class: KeywordIndex', () => {
       expect(index.search('catalog', 0)).toEqual([]);
     });
 
+    it('selects the best hits `keep` accepts, as filtering every hit would, scored against the query’s top', () => {
+      // Prepare
+      const index = indexOf(CORPUS);
+      const keep = (id: string) => id !== 'b';
+
+      // Act
+      const kept = index.search('rotate signing keys', 1, keep);
+      const everyHit = index.search('rotate signing keys', index.size);
+
+      // Assess: b is the top hit; a, the best one kept, keeps the score it had beside b
+      expect(everyHit[0]?.id).toBe('b');
+      expect(kept).toEqual(everyHit.filter((hit) => keep(hit.id)).slice(0, 1));
+      expect(kept[0]?.score).toBeLessThan(1);
+      expect(index.search('rotate signing keys', 5, () => false)).toEqual([]);
+    });
+
     it('analyses with the index language', () => {
       // Prepare
       const index = indexOf([{ id: 'fr', text: 'les chats mangeaient' }], 'fr');

@@ -120,8 +120,12 @@ export class KeywordIndex {
     return true;
   }
 
-  /** The `limit` best hits, best first; equal scores by id. */
-  search(query: string, limit: number): KeywordHit[] {
+  /**
+   * The `limit` best hits, best first; equal scores by id. With `keep`, the best of the documents it accepts (a
+   * filter chosen before the top is selected, so a filtered search costs n · log `limit`, not a sort of every
+   * match); scores are still divided by the query's top score over every document, so a kept hit may score below 1.
+   */
+  search(query: string, limit: number, keep?: (id: string) => boolean): KeywordHit[] {
     if (limit <= 0 || this.size === 0) return [];
     const count = this.size;
     const averageLength = this.#totalLength / count;
@@ -143,13 +147,16 @@ export class KeywordIndex {
           (idf * frequency * (BM25_K1 + 1)) / (frequency + BM25_K1 * (1 - BM25_B + (BM25_B * length) / averageLength));
       }
     }
-    const scored = touched.map((slot): ScoredSlot => {
+    let top = 0;
+    const scored: ScoredSlot[] = [];
+    for (const slot of touched) {
       const raw = scores[slot] ?? 0;
       scores[slot] = 0;
-      return { id: this.#idOfSlot[slot] ?? '', raw };
-    });
+      if (raw > top) top = raw;
+      const id = this.#idOfSlot[slot] ?? '';
+      if (keep === undefined || keep(id)) scored.push({ id, raw });
+    }
     const best = selectBest(scored, limit, ranksBefore);
-    const top = best[0]?.raw ?? 0;
     return best.map(({ id, raw }) => ({ id, score: top > 0 ? raw / top : 0, raw }));
   }
 

@@ -8,6 +8,8 @@ type RanksBefore<T> = (a: T, b: T) => boolean;
 export function selectBest<T>(candidates: Iterable<T>, limit: number, ranksBefore: RanksBefore<T>): T[] {
   const order = (a: T, b: T): number => (ranksBefore(a, b) ? -1 : ranksBefore(b, a) ? 1 : 0);
   if (limit <= 0) return [];
+  // Asked for all of them: one sort costs less than a heap of everything sorted again.
+  if (Array.isArray(candidates) && limit >= candidates.length) return [...(candidates as readonly T[])].sort(order);
   const heap: T[] = [];
   for (const candidate of candidates) {
     if (heap.length < limit) {
