@@ -1,6 +1,82 @@
+import { describe, expect, it } from 'vitest';
 import { InMemorySearchIndexStore } from '../../../lambdas/adapters/memory/in-memory-search-index-store.ts';
-import { describeSearchIndexContract, embeddedIndexFixture } from '../../contract/search-index.contract.ts';
+import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
+import { embeddedLegs } from '../../../lambdas/capabilities/retrieval/embedded/embedded-legs.ts';
+import { EmbeddedSearchIndex } from '../../../lambdas/capabilities/retrieval/embedded/embedded-search-index.ts';
+import { FeatureHashingEmbedder } from '../../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
+import type { Namespace } from '../../../lambdas/kernel/namespaces/namespace.ts';
+import type { SealedEntry } from '../../../lambdas/kernel/search/search-index-store.port.ts';
+import {
+  describeSearchIndexContract,
+  embeddedIndexFixture,
+  searchDocument,
+} from '../../contract/search-index.contract.ts';
+import { KINDS } from '../../support/record-kinds.ts';
+import { scopeOf } from '../../support/scopes.ts';
 
 describeSearchIndexContract('embedded, over the in-memory store', async () =>
   embeddedIndexFixture(new InMemorySearchIndexStore(), async () => {}),
 );
+
+/** The in-memory store, counting appends and refusing the ones a test asks it to. */
+class CountingStore extends InMemorySearchIndexStore {
+  appends = 0;
+  refuseAll = false;
+  override async append(namespace: Namespace, entry: SealedEntry): Promise<boolean> {
+    this.appends += 1;
+    if (this.refuseAll) throw new Error('the table is unavailable');
+    return super.append(namespace, entry);
+  }
+}
+
+describe('EmbeddedSearchIndex: one process appends to a namespace one entry at a time', () => {
+  const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
+  const open = (store: CountingStore) =>
+    new EmbeddedSearchIndex({
+      store,
+      parts: () => embeddedLegs(new FeatureHashingEmbedder()),
+      metrics: new InMemoryMetrics(),
+    });
+  const upserts = (count: number) =>
+    Promise.all(
+      Array.from({ length: count }, (_, n) => searchDocument({ id: `d${n}`, text: `release note number ${n}` })),
+    );
+
+  it('takes every change of concurrent applies, in fewer entries than applies, none lost', async () => {
+    // Prepare
+    const store = new CountingStore();
+    const index = open(store);
+    const documents = await upserts(40);
+
+    // Act: forty consumers at once, as the local relay or concurrent events of one namespace call it
+    await Promise.all(documents.map((document) => index.apply(notes, [{ type: 'upsert', document }])));
+    const reopened = open(store);
+    const found = await reopened.candidates(notes, { keyword: { text: 'release', limit: 50 }, filter: {} });
+
+    // Assess: the first append alone, the other thirty-nine together while it was in flight
+    expect(store.appends).toBeLessThan(10);
+    expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(
+      documents.map((document) => document.id).sort(),
+    );
+  });
+
+  it('fails every apply whose changes the failed append held, and appends the next ones afresh', async () => {
+    // Prepare
+    const store = new CountingStore();
+    const index = open(store);
+    const [first, second, third] = await upserts(3);
+    store.refuseAll = true;
+
+    // Act
+    const outcomes = await Promise.allSettled(
+      [first, second].map((document) => index.apply(notes, [{ type: 'upsert', document: document as never }])),
+    );
+    store.refuseAll = false;
+    await index.apply(notes, [{ type: 'upsert', document: third as never }]);
+    const found = await open(store).candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+
+    // Assess: the failures surface (the bus retries the events); later applies are not stuck behind them
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(found.candidates.map((candidate) => candidate.document.id)).toEqual([third?.id]);
+  });
+});

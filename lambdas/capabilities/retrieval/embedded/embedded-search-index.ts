@@ -20,12 +20,32 @@ export interface EmbeddedSearchIndexOptions {
   readonly metrics: Metrics;
   /** Documents kept in memory over all namespaces; the least recently searched namespaces go first. */
   readonly capacity?: number;
-  /** A snapshot is written every this many log entries, so a cold load reads a snapshot and at most this many. */
+  /**
+   * Every this many log entries a snapshot is considered, and written once the log since the last one holds at
+   * least this many changes and a quarter of the namespace's documents: a cold load reads a snapshot and a log of
+   * at most about max(compactEvery, documents / 4) changes, and writing snapshots costs O(1) a change, not O(N).
+   */
   readonly compactEvery?: number;
 }
 
 const LOG_PAGE = 200;
 const APPEND_ATTEMPTS = 20;
+/**
+ * A log entry is one item: the changes one append takes stay under this many bytes before compression (an item
+ * holds 400 KB; text deflates, vectors are sparse), whatever is waiting.
+ */
+const APPEND_BYTES = 200_000;
+
+/** Changes waiting for their namespace's next append, with the callers whose `apply` they settle. */
+interface PendingChanges {
+  readonly changes: IndexChange[];
+  readonly bytes: number[];
+  readonly waiters: { readonly changes: number; resolve(): void; reject(error: unknown): void }[];
+}
+
+/** A change's weight in a log entry, before compression. */
+const weightOf = (change: IndexChange): number =>
+  change.type === 'upsert' ? Buffer.byteLength(change.document.text) + 4096 : 128;
 
 /**
  * The default index: each namespace's index lives beside its records as a sealed log of changes plus snapshots
@@ -42,6 +62,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly #loaded = new Map<string, NamespaceIndex>();
   /** One refresh at a time per namespace; concurrent searches share it. */
   readonly #refreshing = new Map<string, Promise<NamespaceIndex>>();
+  /** By namespace key: the changes waiting for the append in flight to finish, taken by the next one together. */
+  readonly #pending = new Map<string, PendingChanges>();
+  readonly #appending = new Set<string>();
+  /** By namespace key: changes this process has seen in the log since the newest snapshot it knows. */
+  readonly #sinceSnapshot = new Map<string, number>();
 
   constructor(options: EmbeddedSearchIndexOptions) {
     this.#options = options;
@@ -49,8 +74,64 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#compactEvery = options.compactEvery ?? 64;
   }
 
-  async apply(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
-    if (changes.length === 0) return;
+  /**
+   * Appends the changes to the namespace's log. A process appends to one namespace one entry at a time: changes
+   * applied while an append is in flight wait and go out together in the next entry (group commit), so the
+   * consumers of one process never race each other for the log's next sequence, and a burst of writes to one
+   * namespace costs a few entries rather than one each. Resolves once the entry holding these changes is written.
+   */
+  apply(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
+    if (changes.length === 0) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const pending = this.#pending.get(namespace.key) ?? { changes: [], bytes: [], waiters: [] };
+      this.#pending.set(namespace.key, pending);
+      pending.changes.push(...changes);
+      pending.bytes.push(...changes.map(weightOf));
+      pending.waiters.push({ changes: changes.length, resolve, reject });
+      if (!this.#appending.has(namespace.key)) void this.#drain(namespace);
+    });
+  }
+
+  /** Appends what is waiting for the namespace, an entry at a time, until nothing is. */
+  async #drain(namespace: Namespace): Promise<void> {
+    const key = namespace.key;
+    this.#appending.add(key);
+    try {
+      for (let batch = this.#takeBatch(key); batch; batch = this.#takeBatch(key)) {
+        try {
+          await this.#append(namespace, batch.changes);
+          for (const waiter of batch.waiters) waiter.resolve();
+        } catch (error) {
+          for (const waiter of batch.waiters) waiter.reject(error);
+        }
+      }
+    } finally {
+      this.#appending.delete(key);
+    }
+  }
+
+  /** The next entry's changes: whole callers' changes, in order, up to APPEND_BYTES (at least one caller's). */
+  #takeBatch(key: string): PendingChanges | undefined {
+    const pending = this.#pending.get(key);
+    if (!pending || pending.waiters.length === 0) return undefined;
+    const batch: PendingChanges = { changes: [], bytes: [], waiters: [] };
+    let weight = 0;
+    while (pending.waiters.length > 0) {
+      const [waiter] = pending.waiters;
+      if (!waiter) break;
+      const bytes = pending.bytes.slice(0, waiter.changes).reduce((sum, each) => sum + each, 0);
+      if (batch.waiters.length > 0 && weight + bytes > APPEND_BYTES) break;
+      weight += bytes;
+      batch.waiters.push(waiter);
+      batch.changes.push(...pending.changes.splice(0, waiter.changes));
+      batch.bytes.push(...pending.bytes.splice(0, waiter.changes));
+      pending.waiters.shift();
+    }
+    if (pending.waiters.length === 0) this.#pending.delete(key);
+    return batch;
+  }
+
+  async #append(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
     const body = encodeChanges(changes);
     for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
       const latest = await this.#options.store.latestSequence(namespace);
@@ -60,6 +141,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       if (held && held.sequence === latest) {
         for (const change of changes) held.apply(change);
         held.sequence = sequence;
+        this.#sinceSnapshot.set(namespace.key, (this.#sinceSnapshot.get(namespace.key) ?? 0) + changes.length);
       }
       if (sequence % this.#compactEvery === 0) await this.#compact(namespace);
       return;
@@ -79,6 +161,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
       body: encodeSnapshot(index.snapshot()),
     });
     this.#options.metrics.count('search.index_compacted');
+    this.#sinceSnapshot.set(namespace.key, 0);
     this.#hold(namespace, index);
   }
 
@@ -89,6 +172,9 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   async #compact(namespace: Namespace): Promise<void> {
     const index = await this.#fresh(namespace);
+    const since = this.#sinceSnapshot.get(namespace.key) ?? Number.POSITIVE_INFINITY;
+    if (since < Math.max(this.#compactEvery, index.size / 4)) return;
+    this.#sinceSnapshot.set(namespace.key, 0);
     await this.#options.store.writeSnapshot(namespace, {
       sequence: index.sequence,
       body: encodeSnapshot(index.snapshot()),
@@ -124,6 +210,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const index = snapshot
       ? NamespaceIndex.fromSnapshot(this.#options.parts(), snapshot.sequence, decodeSnapshot(snapshot.body))
       : new NamespaceIndex(this.#options.parts());
+    this.#sinceSnapshot.set(namespace.key, 0);
     this.#options.metrics.count('search.index_loaded');
     if (!(await this.#catchUp(namespace, index)))
       throw new TypeError('The search index log does not continue its newest snapshot');
@@ -143,8 +230,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
       if (first.sequence !== index.sequence + 1) return false;
       for (const entry of entries) {
         if (entry.sequence !== index.sequence + 1) return true;
-        for (const change of decodeChanges(entry.body)) index.apply(change);
+        const changes = decodeChanges(entry.body);
+        for (const change of changes) index.apply(change);
         index.sequence = entry.sequence;
+        this.#sinceSnapshot.set(namespace.key, (this.#sinceSnapshot.get(namespace.key) ?? 0) + changes.length);
       }
       if (entries.length < LOG_PAGE) return true;
     }
