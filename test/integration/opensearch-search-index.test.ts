@@ -1,8 +1,13 @@
 import type { Client } from '@opensearch-project/opensearch';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenSearchSearchIndex } from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
-import { openSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
+import {
+  MAX_RETRIES,
+  openSearchTransport,
+  REQUEST_TIMEOUT_MS,
+} from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
 import { FeatureHashingEmbedder } from '../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
+import { analyze } from '../../lambdas/capabilities/retrieval/ranking/text-analysis.ts';
 import type { CandidateQuery } from '../../lambdas/kernel/search/search-index.port.ts';
 import { SearchIndexUnavailableError } from '../../lambdas/kernel/search/search-index.port.ts';
 import { describeSearchIndexContract, searchDocument } from '../contract/search-index.contract.ts';
@@ -14,7 +19,7 @@ const INDEX = 'memory-hub-search';
 const embedder = new FeatureHashingEmbedder();
 const credentials = async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' });
 const indexOn = (standIn: OpenSearchStandIn) =>
-  new OpenSearchSearchIndex({ transport: standIn.transport(), index: INDEX, dimensions: embedder.dimensions });
+  new OpenSearchSearchIndex({ transport: standIn.transport(), index: INDEX, dimensions: embedder.dimensions, analyze });
 
 describeSearchIndexContract('opensearch, over the stand-in transport', async () => {
   // Each call is answered after the collection's refresh interval has passed (the stand-in's default).
@@ -83,7 +88,7 @@ describe('Class: OpenSearchSearchIndex', () => {
           dynamic: 'strict',
           properties: {
             namespace: { type: 'keyword' },
-            text: { type: 'text', analyzer: 'english' },
+            terms: { type: 'text', analyzer: 'whitespace' },
             vector: {
               type: 'knn_vector',
               dimension: 256,
@@ -147,7 +152,7 @@ describe('Class: OpenSearchSearchIndex', () => {
         credentials,
         connection: (signing) => standIn.connection(signing),
       });
-      const signed = new OpenSearchSearchIndex({ transport, index: INDEX, dimensions: embedder.dimensions });
+      const signed = new OpenSearchSearchIndex({ transport, index: INDEX, dimensions: embedder.dimensions, analyze });
 
       // Act
       await signed.apply(notes, [{ type: 'upsert', document: await searchDocument({ id: 's', text: 'signed' }) }]);
@@ -180,16 +185,24 @@ describe('Class: OpenSearchSearchIndex', () => {
       ]);
       await index.candidates(notes, await everyLeg('quarterly plan', { entity: ['acme'], tag: ['ops'] }));
       await index.rebuild(notes, async () => ({ documents: [{ ...first, revision: 2 }], removed: [] }));
+      // Another process finds the index there and checks its mapping
+      await indexOn(standIn).apply(notes, [{ type: 'remove', id: 'c', revision: 1 }]);
       const sent = [...standIn.requests];
 
       // Act: the client, built with the options the transport has, given the index and the body the index sent
       const reference = new OpenSearchStandIn();
-      const client = reference.client({ requestTimeout: 5_000, maxRetries: 2 });
+      const client = reference.client({ requestTimeout: REQUEST_TIMEOUT_MS, maxRetries: MAX_RETRIES });
       for (const request of sent) await sendThroughTheClient(client, request);
 
       // Assess: method, path, querystring, headers (content-type, content-length, user-agent), body, timeout
       expect(new Set(sent.map((request) => `${request.method} ${request.path}`))).toEqual(
-        new Set([`HEAD /${INDEX}`, `PUT /${INDEX}`, `POST /${INDEX}/_search`, `PUT /${INDEX}/_bulk`]),
+        new Set([
+          `HEAD /${INDEX}`,
+          `PUT /${INDEX}`,
+          `GET /${INDEX}/_mapping`,
+          `POST /${INDEX}/_search`,
+          `PUT /${INDEX}/_bulk`,
+        ]),
       );
       expect(reference.requests).toEqual(sent);
       const contentTypes = new Map(sent.map((request) => [request.path, request.headers['content-type']]));
@@ -239,6 +252,7 @@ describe('Class: OpenSearchSearchIndex', () => {
         transport: openSearchTransport({ endpoint: 'http://127.0.0.1:9', region: 'eu-west-1', credentials }),
         index: INDEX,
         dimensions: embedder.dimensions,
+        analyze,
       });
 
       // Act
@@ -328,6 +342,7 @@ const sendThroughTheClient = (client: Client, request: RecordedRequest): Promise
   const body = request.body as Record<string, unknown>;
   if (request.path.endsWith('/_search')) return client.search({ index, body }, { ignore: [404] });
   if (request.path.endsWith('/_bulk')) return client.bulk({ index, body: request.body as Record<string, unknown>[] });
+  if (request.path.endsWith('/_mapping')) return client.indices.getMapping({ index });
   if (request.method === 'HEAD') return client.indices.exists({ index });
   return client.indices.create({ index, body }, { ignore: [400] });
 };

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import { Client, Connection } from '@opensearch-project/opensearch';
+import { Client, Connection, errors } from '@opensearch-project/opensearch';
+import type { ApiResponse } from '@opensearch-project/opensearch/lib/Transport.js';
 import type { OpenSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
 import { openSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
-import { BM25_K1, KeywordIndex } from '../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
+import { BM25_B, BM25_K1 } from '../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
+import { analyze } from '../../lambdas/capabilities/retrieval/ranking/text-analysis.ts';
 import { ExactNearestNeighbours } from '../../lambdas/capabilities/retrieval/ranking/vector-search.ts';
 
 /*
@@ -17,10 +19,15 @@ import { ExactNearestNeighbours } from '../../lambdas/capabilities/retrieval/ran
  *   service refuses them on this collection type;
  * - writes become searchable at a refresh: after each request by default (the refresh interval has passed between
  *   calls), or only when `refresh()` is called (`refresh: 'manual'`); deletes by `_id` apply at once, as Lucene's;
- * - `match` scores with the project's BM25 (keyword-index.ts) over every live document of the index — the
- *   statistics are the index's, not a namespace's, as Lucene's are the shard's — divided by (k1 + 1), which
- *   Lucene's BM25 leaves out; the analysis is the project's, standing in for Lucene's english analyzer;
- * - `knn` is exact (vector-search.ts) inside its filter, scored (1 + cos) / 2 as Faiss's cosinesimil.
+ * - `match` scores with Lucene's BM25 (no (k1 + 1) factor) with the project's k1 and b (keyword-index.ts), from
+ *   the field's statistics over every searchable document of the index — document count, average length and each
+ *   term's document frequency are the index's, not a namespace's, as Lucene's are the shard's; a `whitespace` field
+ *   is split on white space, an `english` one read by the project's analysis, standing in for Lucene's;
+ * - `knn` is exact (vector-search.ts) inside its filter, scored (1 + cos) / 2 as Faiss's cosinesimil; a vector of
+ *   the wrong dimension, or a zero vector in a cosinesimil field, is refused at indexing and in a query, as k-NN
+ *   (≥ 2.13) refuses them;
+ * - `answerInstead` lets a test answer a request itself (a malformed body, say) or never answer it (`'stall'`): the
+ *   connection then times out after the transport's request timeout, as the real one does.
  */
 
 export interface RecordedRequest {
@@ -39,8 +46,18 @@ export interface RecordedRequest {
 type Source = Record<string, unknown>;
 type Query = Record<string, unknown>;
 
+interface MappedField {
+  readonly type?: string;
+  readonly dimension?: number;
+  readonly analyzer?: string;
+  readonly method?: { readonly name?: string; readonly engine?: string; readonly space_type?: string };
+}
+
+/** A test's answer to a request in place of the stand-in's, or `'stall'` for none at all. */
+export type AnswerInstead = (request: RecordedRequest) => { status: number; body: unknown } | 'stall' | undefined;
+
 interface StoredIndex {
-  readonly mapping: { readonly properties: Record<string, { type?: string; dimension?: number }> };
+  readonly mapping: { readonly properties: Record<string, MappedField> };
   /** Searchable documents, by `_id`. */
   readonly visible: Map<string, Source>;
   /** Written since the last refresh: a source, or null for a deletion. */
@@ -49,13 +66,23 @@ interface StoredIndex {
 
 class Refused extends Error {}
 
+/** Connection gives its errors no response; the transport sets `meta` on them itself. */
+const NO_META = undefined as unknown as ApiResponse;
 const STAND_IN_ENDPOINT = 'https://collection.eu-west-1.aoss.amazonaws.com';
 const SUPPORTED_SPACES = ['l2', 'innerproduct', 'cosinesimil'];
 const MAX_RESULT_WINDOW = 10_000;
+const MAX_DIMENSIONS = 16_000;
+/** The built-in analyzers a mapping here may name (https://docs.opensearch.org/latest/analyzers/supported-analyzers/). */
+const ANALYZERS: Readonly<Record<string, (text: string) => string[]>> = {
+  whitespace: (text) => text.split(/\s+/u).filter((token) => token !== ''),
+  english: (text) => analyze(text),
+};
 
 export class OpenSearchStandIn {
   readonly requests: RecordedRequest[] = [];
   readonly refusals: string[] = [];
+  /** Consulted for every request after it is recorded: what it returns is answered instead. */
+  answerInstead: AnswerInstead | undefined;
   readonly #indices = new Map<string, StoredIndex>();
   readonly #refresh: 'every-request' | 'manual';
 
@@ -95,6 +122,19 @@ export class OpenSearchStandIn {
           body: typeof params.body === 'string' ? params.body : params.body?.toString(),
           timeout: params.timeout,
         });
+        if (answer === 'stall') {
+          // What Connection does when nothing answers: a TimeoutError after the request's timeout, or an abort.
+          const timer =
+            params.timeout === undefined
+              ? undefined
+              : setTimeout(() => callback(new errors.TimeoutError('Request timed out', NO_META), null), params.timeout);
+          return {
+            abort: () => {
+              clearTimeout(timer);
+              callback(new errors.RequestAbortedError('Request aborted'), null);
+            },
+          } as unknown as ClientRequest;
+        }
         const payload = params.method === 'HEAD' ? '' : JSON.stringify(answer.body);
         const response = new PassThrough() as unknown as IncomingMessage & PassThrough;
         response.statusCode = answer.status;
@@ -141,11 +181,14 @@ export class OpenSearchStandIn {
     headers: Record<string, unknown>;
     body?: string;
     timeout: number | undefined;
-  }) {
+  }): { status: number; body: unknown } | 'stall' {
     if (this.#refresh === 'every-request') this.refresh();
     const ndjson = request.path.endsWith('/_bulk');
     const body = request.body ? (ndjson ? parseNdjson(request.body) : JSON.parse(request.body)) : undefined;
-    this.requests.push({ ...request, body, rawBody: request.body });
+    const recorded = { ...request, body, rawBody: request.body };
+    this.requests.push(recorded);
+    const instead = this.answerInstead?.(recorded);
+    if (instead !== undefined) return instead;
     try {
       return this.#route(request.method, request.path, body);
     } catch (error) {
@@ -172,6 +215,8 @@ export class OpenSearchStandIn {
       return { status: 200, body: this.#bulk(name, index, body as Query[]) };
     if (action === '_search' && (method === 'POST' || method === 'GET'))
       return { status: 200, body: this.#search(index, (body ?? {}) as Query) };
+    if (action === '_mapping' && method === 'GET')
+      return { status: 200, body: { [name]: { mappings: structuredClone(index.mapping) } } };
     throw new Refused(`${action} is not offered here`);
   }
 
@@ -183,11 +228,15 @@ export class OpenSearchStandIn {
       if (setting !== 'knn' && setting !== 'knn.algo_param.ef_search') throw new Refused(`setting index.${setting}`);
     const mappings = body.mappings as StoredIndex['mapping'];
     for (const [field, property] of Object.entries(mappings.properties)) {
+      if (property.type === 'text' && property.analyzer !== undefined && !(property.analyzer in ANALYZERS))
+        throw new Refused(`${field}: analyzer ${property.analyzer}`);
       if (property.type !== 'knn_vector') continue;
-      const method = (property as { method?: { name?: string; engine?: string; space_type?: string } }).method;
+      const { method, dimension } = property;
       if (settings.index?.knn !== true) throw new Refused('a knn_vector field in an index without index.knn');
       if (method?.engine !== 'faiss' || method.name !== 'hnsw' || !SUPPORTED_SPACES.includes(method.space_type ?? ''))
         throw new Refused(`${field}: only Faiss HNSW is offered with filtered search`);
+      if (!Number.isInteger(dimension) || (dimension ?? 0) < 1 || (dimension ?? 0) > MAX_DIMENSIONS)
+        throw new Refused(`${field}: dimension ${dimension}`);
     }
     this.#indices.set(name, { mapping: mappings, visible: new Map(), pending: new Map() });
     return { status: 200, body: { acknowledged: true, index: name } };
@@ -217,6 +266,16 @@ export class OpenSearchStandIn {
         const unmapped = Object.keys(source).find((field) => !(field in index.mapping.properties));
         if (unmapped !== undefined) {
           items.push({ [action]: { _index: name, status: 400, error: { type: 'strict_dynamic_mapping_exception' } } });
+          continue;
+        }
+        const badVector = Object.entries(index.mapping.properties)
+          .filter(([field, property]) => property.type === 'knn_vector' && source[field] !== undefined)
+          .map(([field, property]) => vectorRefusal(property, source[field]))
+          .find((reason) => reason !== undefined);
+        if (badVector !== undefined) {
+          items.push({
+            [action]: { _index: name, status: 400, error: { type: 'mapper_parsing_exception', reason: badVector } },
+          });
           continue;
         }
         const _id = randomUUID().replaceAll('-', '').slice(0, 20);
@@ -299,8 +358,12 @@ export class OpenSearchStandIn {
 
   #knn(index: StoredIndex, knn: Query): Map<string, number> {
     const [[field, spec] = []] = Object.entries(knn) as [string, { vector: number[]; k: number; filter?: Query }][];
-    const dimensions = field ? index.mapping.properties[field]?.dimension : undefined;
-    if (!field || !spec || dimensions === undefined) throw new Refused('knn on a field that is not a knn_vector');
+    const property = field ? index.mapping.properties[field] : undefined;
+    const dimensions = property?.dimension;
+    if (!field || !spec || !property || dimensions === undefined)
+      throw new Refused('knn on a field that is not a knn_vector');
+    const refusal = vectorRefusal(property, spec.vector);
+    if (refusal !== undefined) throw new Refused(`knn query: ${refusal}`);
     const allowed = spec.filter
       ? this.#evaluate(index, spec.filter)
       : new Map([...index.visible.keys()].map((id) => [id, 0]));
@@ -397,17 +460,58 @@ export class OpenSearchStandIn {
     return result;
   }
 
+  /**
+   * Lucene's BM25 of a `match` (its terms OR-ed, a repeated term counted again), from the field's statistics over
+   * the whole index: N the documents with a term in the field, avgdl their mean length, df(t) those holding t.
+   */
   #match(index: StoredIndex, spec: Query): Map<string, number> {
     const [[field, options] = []] = Object.entries(spec);
-    if (!field || index.mapping.properties[field]?.type !== 'text')
-      throw new Refused('match on a field that is not text');
+    const property = field ? index.mapping.properties[field] : undefined;
+    if (!field || property?.type !== 'text') throw new Refused('match on a field that is not text');
+    const tokensOf = ANALYZERS[property.analyzer ?? 'english'];
+    if (!tokensOf) throw new Refused(`analyzer ${property.analyzer}`);
     const text = typeof options === 'string' ? options : String((options as { query: string }).query);
-    const keyword = new KeywordIndex();
-    for (const [id, source] of index.visible)
-      if (typeof source[field] === 'string') keyword.upsert({ id, text: source[field] });
-    return new Map(keyword.search(text, keyword.size).map((hit) => [hit.id, hit.raw / (BM25_K1 + 1)]));
+    const documents = new Map<string, Map<string, number>>();
+    const lengths = new Map<string, number>();
+    const frequencies = new Map<string, number>();
+    for (const [id, source] of index.visible) {
+      const value = source[field];
+      const tokens = typeof value === 'string' ? tokensOf(value) : [];
+      if (tokens.length === 0) continue;
+      const counts = new Map<string, number>();
+      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+      for (const token of counts.keys()) frequencies.set(token, (frequencies.get(token) ?? 0) + 1);
+      documents.set(id, counts);
+      lengths.set(id, tokens.length);
+    }
+    const count = documents.size;
+    const averageLength = [...lengths.values()].reduce((sum, length) => sum + length, 0) / count;
+    const scores = new Map<string, number>();
+    for (const term of tokensOf(text)) {
+      const frequency = frequencies.get(term) ?? 0;
+      if (frequency === 0) continue;
+      const idf = Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5));
+      for (const [id, counts] of documents) {
+        const tf = counts.get(term) ?? 0;
+        if (tf === 0) continue;
+        const norm = BM25_K1 * (1 - BM25_B + (BM25_B * (lengths.get(id) ?? 0)) / averageLength);
+        scores.set(id, (scores.get(id) ?? 0) + (idf * tf) / (tf + norm));
+      }
+    }
+    return scores;
   }
 }
+
+/** Why k-NN refuses `vector` for the field, or nothing when it takes it. */
+const vectorRefusal = (property: MappedField, vector: unknown): string | undefined => {
+  if (!Array.isArray(vector) || !vector.every((value) => typeof value === 'number' && Number.isFinite(value)))
+    return 'a vector is an array of finite numbers';
+  if (vector.length !== property.dimension)
+    return `Vector dimension mismatch. Expected: ${property.dimension}, Given: ${vector.length}`;
+  if (property.method?.space_type === 'cosinesimil' && vector.every((value) => value === 0))
+    return 'zero vector is not supported when space type is [cosinesimil]';
+  return undefined;
+};
 
 const parseNdjson = (body: string): Query[] =>
   body

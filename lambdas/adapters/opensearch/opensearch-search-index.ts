@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type {
   ApiResponse,
   TransportRequestOptions,
   TransportRequestParams,
+  TransportRequestPromise,
 } from '@opensearch-project/opensearch/lib/Transport.js';
 import * as z from 'zod';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
@@ -37,14 +38,23 @@ import {
  *   verification against canonical heads covers as it covers any index lag.
  */
 
-/** The keyword leg's scoring is Lucene's BM25 (see the mapping below); the service normalises by the top score. */
-const ENGLISH = 'english';
+/** The keyword leg's scoring is Lucene's BM25 (see the mapping below) over terms this file analyses itself. */
+const WHITESPACE = 'whitespace';
+/** Lucene's whitespace tokenizer splits a token longer than this (`max_token_length`); longer terms are hashed. */
+const MAX_TOKEN_LENGTH = 255;
+const SALT_LENGTH = 8;
 const EDGE_SEPARATOR = '\u0000';
 const TAG_EDGE = 'tag';
 /** More than a leg's limit is asked for, so that copies a newer revision outlived do not leave it short. */
 const SLACK = 10;
 const PAGE = 1000;
 const BULK_ACTIONS = 500;
+/**
+ * The most a `candidates` call waits: its two sequential stages (the legs at once, then the keys' copies) at
+ * 2 × 2 s each (opensearch-transport.ts: a 2 s request timeout, one retry) is 8 s, well inside API Gateway's 29 s,
+ * so the search's fallback to a scan still runs; the deadline aborts whatever is still in flight at 8 s.
+ */
+export const CANDIDATES_DEADLINE_MS = 8_000;
 
 /**
  * What this index sends its requests through: the official client's transport, the method every `Client` API method
@@ -53,7 +63,7 @@ const BULK_ACTIONS = 500;
  * the bundle.
  */
 export interface OpenSearchTransport {
-  request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<ApiResponse>;
+  request(params: TransportRequestParams, options?: TransportRequestOptions): TransportRequestPromise<ApiResponse>;
 }
 
 export interface OpenSearchSearchIndexOptions {
@@ -63,13 +73,25 @@ export interface OpenSearchSearchIndexOptions {
   readonly index: string;
   /** The embedder's dimensions: the `knn_vector` field's. */
   readonly dimensions: number;
+  /**
+   * The embedded index's analysis of a text into terms, in order with repeats (text-analysis.ts `analyze`): the
+   * composition passes it, since an adapter may not import a capability.
+   */
+  readonly analyze: (text: string) => readonly string[];
+  /** How long a `candidates` call may take before it fails as unavailable; CANDIDATES_DEADLINE_MS by default. */
+  readonly deadlineMs?: number;
 }
 
 /**
- * The index's mapping. `dynamic: strict` refuses any field not named here. Keyword fields filter; `text` is read by
- * the english analyzer and scored by the default similarity, Lucene's BM25 (k1 = 1.2, b = 0.75): it has no (k1 + 1)
- * factor, which the top-score normalisation cancels, and its k1 is 1.2 where the embedded index uses 1.5 — custom
- * similarity settings are not among what Serverless documents as supported, so none is set. The vector is HNSW on
+ * The index's mapping. `dynamic: strict` refuses any field not named here. Keyword fields filter. `terms` holds the
+ * text as the embedded index analyses it (text-analysis.ts), each term prefixed by its namespace's salt (`termsOf`),
+ * read by the whitespace analyzer (no stemming, no stop words: that was done) and scored by the default similarity,
+ * Lucene's BM25 (k1 = 1.2, b = 0.75): it has no (k1 + 1) factor, which the top-score normalisation cancels, and its
+ * k1 is 1.2 where the embedded index uses 1.5 — custom similarity settings are not among what Serverless documents
+ * as supported, so none is set. Lucene's statistics are the field's over the whole index, every namespace's
+ * documents: the salt makes a term's document frequency count its namespace's documents only, so a caller's scores
+ * no longer tell whether documents elsewhere hold a term. What stays index-wide is the field's document count and
+ * average length, which tell only how much the deployment holds, not what. The vector is HNSW on
  * Faiss with cosine similarity (Faiss is the engine a vector collection offers with filtering inside the search;
  * Lucene is not supported there, NMSLIB is deprecated; cosinesimil on Faiss needs OpenSearch 2.19).
  */
@@ -90,7 +112,7 @@ export const searchIndexMapping = (dimensions: number) =>
         createdAt: { type: 'date' },
         updatedAt: { type: 'date' },
         expiresAt: { type: 'date' },
-        text: { type: 'text', analyzer: ENGLISH },
+        terms: { type: 'text', analyzer: WHITESPACE },
         states: { type: 'keyword' },
         tags: { type: 'keyword' },
         /** `type\u0000value` for every edge and tag: what the related leg matches. */
@@ -126,6 +148,7 @@ const StoredDocument = z.object({
   vector: z.array(z.number()).optional(),
 });
 type StoredDocument = z.infer<typeof StoredDocument>;
+const HeldVersion = StoredDocument.pick({ key: true, revision: true, removed: true });
 
 const Hit = z.object({
   _id: z.string(),
@@ -141,6 +164,19 @@ const SearchResponse = z.object({
     hits: z.array(Hit),
   }),
 });
+
+/** `GET /{index}/_mapping`: the fields this adapter checks, by index name. */
+const MappingResponse = z.record(
+  z.string(),
+  z.object({
+    mappings: z.object({
+      properties: z.record(
+        z.string(),
+        z.object({ type: z.string().optional(), dimension: z.number().optional(), analyzer: z.string().optional() }),
+      ),
+    }),
+  }),
+);
 
 const BulkResponse = z.object({
   errors: z.boolean(),
@@ -176,12 +212,16 @@ export class OpenSearchSearchIndex implements SearchIndex {
   /** The index's name as a path segment, escaped as the client's API methods escape it. */
   readonly #path: string;
   readonly #dimensions: number;
+  readonly #deadlineMs: number;
+  readonly #analyze: (text: string) => readonly string[];
   #created: Promise<void> | undefined;
 
   constructor(options: OpenSearchSearchIndexOptions) {
     this.#transport = options.transport;
     this.#path = `/${encodeURIComponent(options.index)}`;
     this.#dimensions = options.dimensions;
+    this.#deadlineMs = options.deadlineMs ?? CANDIDATES_DEADLINE_MS;
+    this.#analyze = options.analyze;
   }
 
   async apply(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
@@ -200,7 +240,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       const copies = held.get(key) ?? [];
       const current = newestCopy(copies);
       if (!current || compareVersions(versionOfChange(change), current) > 0) {
-        writes.push(storedOfChange(namespace, change));
+        writes.push(storedOfChange(namespace, change, this.#analyze));
         deletes.push(...copies.map((copy) => copy._id));
       } else {
         // Known already: only the copies the current one outlived go.
@@ -226,55 +266,85 @@ export class OpenSearchSearchIndex implements SearchIndex {
       const known = rebuilt.get(key);
       if (!known || compareVersions(versionOfChange(change), versionOfChange(known)) > 0) rebuilt.set(key, change);
     }
+    // Every held copy is replaced, one of the same version too: a rebuild is how the index learns what a version
+    // does not show, such as the vectors of a new embedding model (the semantic leg keeps to the query's model).
     const writes: unknown[] = [];
     const deletes: string[] = [];
     for (const key of new Set([...held.keys(), ...rebuilt.keys()])) {
-      const copies = held.get(key) ?? [];
       const change = rebuilt.get(key);
-      const kept = change && copies.find((copy) => compareVersions(copy, versionOfChange(change)) === 0);
-      if (change && !kept) writes.push(storedOfChange(namespace, change));
-      deletes.push(...copies.filter((copy) => copy !== kept).map((copy) => copy._id));
+      if (change) writes.push(storedOfChange(namespace, change, this.#analyze));
+      deletes.push(...(held.get(key) ?? []).map((copy) => copy._id));
     }
     await this.#bulk(writes, deletes);
   }
 
+  /** Fails as unavailable after `deadlineMs`, aborting what is still in flight, so the search can fall back. */
   async candidates(namespace: Namespace, query: CandidateQuery): Promise<CandidateSet> {
+    const deadline = new AbortController();
+    const expired = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener('abort', () =>
+        reject(new SearchIndexUnavailableError(`The OpenSearch index did not answer within ${this.#deadlineMs} ms`)),
+      );
+    });
+    const timer = setTimeout(() => deadline.abort(), this.#deadlineMs);
+    try {
+      return await Promise.race([this.#candidates(namespace, query, deadline.signal), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #candidates(namespace: Namespace, query: CandidateQuery, signal: AbortSignal): Promise<CandidateSet> {
     const filter = [...namespaceClauses(namespace), { term: { removed: false } }, ...filterClauses(query.filter)];
-    const [keyword, semantic, recent, related, documents] = await Promise.all([
+    const keywordTerms = query.keyword ? [...new Set(termsOf(namespace, this.#analyze(query.keyword.text)))] : [];
+    // cosinesimil is undefined for a zero vector, which k-NN (≥ 2.13) refuses: such a query is near nothing.
+    const semantic = query.semantic && hasDirection(query.semantic.vector) ? query.semantic : undefined;
+    const [keyword, semanticHits, recent, related, documents] = await Promise.all([
       query.keyword &&
-        this.#search({
-          size: query.keyword.limit + SLACK,
-          query: { bool: { filter, must: [{ match: { text: { query: query.keyword.text } } }] } },
-          sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
-          _source: ['key', 'revision'],
-        }),
-      query.semantic &&
-        this.#search({
-          size: query.semantic.limit + SLACK,
-          query: {
-            knn: {
-              vector: {
-                vector: query.semantic.vector,
-                k: query.semantic.limit + SLACK,
-                filter: { bool: { filter: [...filter, { term: { model: query.semantic.model } }] } },
+        (keywordTerms.length === 0
+          ? []
+          : this.#search(
+              {
+                size: query.keyword.limit + SLACK,
+                query: { bool: { filter, must: [{ match: { terms: { query: keywordTerms.join(' ') } } }] } },
+                sort: [{ _score: { order: 'desc' } }, { id: { order: 'asc' } }],
+                _source: ['key', 'revision'],
+              },
+              signal,
+            )),
+      semantic &&
+        this.#search(
+          {
+            size: semantic.limit + SLACK,
+            query: {
+              knn: {
+                vector: {
+                  vector: semantic.vector,
+                  k: semantic.limit + SLACK,
+                  filter: { bool: { filter: [...filter, { term: { model: semantic.model } }] } },
+                },
               },
             },
+            _source: ['key', 'revision'],
           },
-          _source: ['key', 'revision'],
-        }),
+          signal,
+        ),
       query.recent &&
-        this.#search({
-          size: query.recent.limit + SLACK,
-          query: { bool: { filter } },
-          sort: [{ updatedAt: { order: 'desc' } }, { id: { order: 'desc' } }],
-          _source: ['key', 'revision'],
-        }),
-      query.related && this.#related(filter, query.related.edges, query.related.limit),
-      this.#count(namespace),
+        this.#search(
+          {
+            size: query.recent.limit + SLACK,
+            query: { bool: { filter } },
+            sort: [{ updatedAt: { order: 'desc' } }, { id: { order: 'desc' } }],
+            _source: ['key', 'revision'],
+          },
+          signal,
+        ),
+      query.related && this.#related(filter, query.related.edges, query.related.limit, signal),
+      this.#count(namespace, signal),
     ]);
-    const legs = [keyword, semantic, recent, related].filter((hits): hits is Hit[] => hits !== undefined);
+    const legs = [keyword, semanticHits, recent, related].filter((hits): hits is Hit[] => hits !== undefined);
     const keys = new Set(legs.flatMap((hits) => hits.map((hit) => keyOfHit(hit))));
-    const current = await this.#current(namespace, [...keys]);
+    const current = await this.#current(namespace, [...keys], signal);
     const found = new Map<string, Record<string, unknown>>();
     const at = (document: StoredDocument) => {
       const entry = found.get(document.key) ?? {};
@@ -296,7 +366,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
     for (const { hit, document } of currentHits(keyword, query.keyword?.limit ?? 0))
       at(document).keyword = hit._score ?? 0;
     // cosinesimil scores (1 + cos) / 2: https://docs.opensearch.org/latest/mappings/supported-field-types/knn-spaces/
-    for (const { hit, document } of currentHits(semantic, query.semantic?.limit ?? 0))
+    for (const { hit, document } of currentHits(semanticHits, semantic?.limit ?? 0))
       at(document).semantic = 2 * (hit._score ?? 0) - 1;
     for (const [rank, { document }] of currentHits(recent, query.recent?.limit ?? 0).entries())
       at(document).recency = rank;
@@ -309,42 +379,57 @@ export class OpenSearchSearchIndex implements SearchIndex {
   }
 
   /** Most shared edge values first (each matched value scores 1), then the newest. */
-  #related(filter: Query[], edges: Readonly<Record<string, readonly string[]>>, limit: number): Promise<Hit[]> {
+  #related(
+    filter: Query[],
+    edges: Readonly<Record<string, readonly string[]>>,
+    limit: number,
+    signal: AbortSignal,
+  ): Promise<Hit[]> {
     const values = Object.entries(edges).flatMap(([type, list]) =>
       [...new Set(list)].map((value) => edgeOf(type, value)),
     );
     if (values.length === 0) return Promise.resolve([]);
-    return this.#search({
-      size: limit + SLACK,
-      query: {
-        bool: {
-          filter,
-          should: values.map((value) => ({ constant_score: { filter: { term: { edges: value } }, boost: 1 } })),
-          minimum_should_match: 1,
+    return this.#search(
+      {
+        size: limit + SLACK,
+        query: {
+          bool: {
+            filter,
+            should: values.map((value) => ({ constant_score: { filter: { term: { edges: value } }, boost: 1 } })),
+            minimum_should_match: 1,
+          },
         },
+        sort: [{ _score: { order: 'desc' } }, { updatedAt: { order: 'desc' } }, { id: { order: 'desc' } }],
+        _source: ['key', 'revision'],
       },
-      sort: [{ _score: { order: 'desc' } }, { updatedAt: { order: 'desc' } }, { id: { order: 'desc' } }],
-      _source: ['key', 'revision'],
-    });
+      signal,
+    );
   }
 
-  async #count(namespace: Namespace): Promise<number> {
-    const response = await this.#searchRequest({
-      size: 0,
-      track_total_hits: true,
-      query: { bool: { filter: [...namespaceClauses(namespace), { term: { removed: false } }] } },
-    });
+  async #count(namespace: Namespace, signal: AbortSignal): Promise<number> {
+    const response = await this.#searchRequest(
+      {
+        size: 0,
+        track_total_hits: true,
+        query: { bool: { filter: [...namespaceClauses(namespace), { term: { removed: false } }] } },
+      },
+      signal,
+    );
     if (isMissingIndex(response)) return 0;
-    return SearchResponse.parse(response).hits.total?.value ?? 0;
+    return parsedAnswer(SearchResponse, response).hits.total?.value ?? 0;
   }
 
   /** The current state of each key: its newest copy when that is a live document; none for a removed one. */
-  async #current(namespace: Namespace, keys: readonly string[]): Promise<Map<string, StoredDocument>> {
+  async #current(
+    namespace: Namespace,
+    keys: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Map<string, StoredDocument>> {
     const current = new Map<string, StoredDocument>();
     if (keys.length === 0) return current;
     const newest = new Map<string, StoredDocument>();
-    for (const hit of await this.#all(namespace, { terms: { key: keys } }, true)) {
-      const document = StoredDocument.parse(hit._source);
+    for (const hit of await this.#all(namespace, { terms: { key: keys } }, true, signal)) {
+      const document = parsedAnswer(StoredDocument, hit._source);
       if (document.namespace !== namespace.hash) continue;
       const known = newest.get(document.key);
       if (!known || compareVersions(document, known) > 0) newest.set(document.key, document);
@@ -357,25 +442,31 @@ export class OpenSearchSearchIndex implements SearchIndex {
   async #copies(namespace: Namespace, only?: Query): Promise<HeldCopy[]> {
     const hits = await this.#all(namespace, only, ['key', 'revision', 'removed']);
     return hits.map((hit) => {
-      const { key, revision, removed } = StoredDocument.pick({ key: true, revision: true, removed: true }).parse(
-        hit._source,
-      );
+      const { key, revision, removed } = parsedAnswer(HeldVersion, hit._source);
       return { _id: hit._id, key, revision, removed };
     });
   }
 
   /** Every hit of a filter in the namespace, paged by (key, write), which no two copies share. */
-  async #all(namespace: Namespace, only: Query | undefined, source: boolean | string[]): Promise<Hit[]> {
+  async #all(
+    namespace: Namespace,
+    only: Query | undefined,
+    source: boolean | string[],
+    signal?: AbortSignal,
+  ): Promise<Hit[]> {
     const hits: Hit[] = [];
     let after: unknown[] | undefined;
     for (;;) {
-      const page = await this.#search({
-        size: PAGE,
-        query: { bool: { filter: [...namespaceClauses(namespace), ...(only ? [only] : [])] } },
-        sort: [{ key: { order: 'asc' } }, { write: { order: 'asc' } }],
-        _source: source,
-        ...(after && { search_after: after }),
-      });
+      const page = await this.#search(
+        {
+          size: PAGE,
+          query: { bool: { filter: [...namespaceClauses(namespace), ...(only ? [only] : [])] } },
+          sort: [{ key: { order: 'asc' } }, { write: { order: 'asc' } }],
+          _source: source,
+          ...(after && { search_after: after }),
+        },
+        signal,
+      );
       hits.push(...page);
       const last = page.at(-1);
       if (page.length < PAGE || !last?.sort) return hits;
@@ -383,18 +474,22 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
   }
 
-  async #search(body: Query): Promise<Hit[]> {
-    const response = await this.#searchRequest(body);
+  async #search(body: Query, signal?: AbortSignal): Promise<Hit[]> {
+    const response = await this.#searchRequest(body, signal);
     if (isMissingIndex(response)) return [];
-    return SearchResponse.parse(response).hits.hits;
+    return parsedAnswer(SearchResponse, response).hits.hits;
   }
 
   /**
    * `client.search({ index, body }, { ignore: [404] })`: an index not created yet (nothing was ever written) holds
    * nothing; any other refusal is an error.
    */
-  #searchRequest(body: Query): Promise<unknown> {
-    return this.#request({ method: 'POST', path: `${this.#path}/_search`, querystring: {}, body }, { ignore: [404] });
+  #searchRequest(body: Query, signal?: AbortSignal): Promise<unknown> {
+    return this.#request(
+      { method: 'POST', path: `${this.#path}/_search`, querystring: {}, body },
+      { ignore: [404] },
+      signal,
+    );
   }
 
   /** Writes first, then the deletions of what they replace: a crash between leaves a copy the read rule ignores. */
@@ -406,7 +501,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
     for (let start = 0; start < actions.length; start += BULK_ACTIONS) {
       const body = actions.slice(start, start + BULK_ACTIONS).flat();
       // `client.bulk({ index, body })`: the transport writes `bulkBody` as NDJSON, a line per action and source.
-      const response = BulkResponse.parse(
+      const response = parsedAnswer(
+        BulkResponse,
         await this.#request({
           method: 'PUT',
           path: `${this.#path}/_bulk`,
@@ -428,41 +524,103 @@ export class OpenSearchSearchIndex implements SearchIndex {
     }
   }
 
-  /** Creates the index with its mapping the first time this process writes; one that exists already is kept. */
+  /**
+   * Creates the index with its mapping the first time this process writes; one that exists already is kept, once
+   * its mapping is found to be this adapter's. A `knn_vector`'s dimension is fixed when the index is created, so an
+   * embedder of other dimensions cannot write to it: that is said once, clearly, and every later write fails with
+   * the same error without asking again (a failure to answer is asked again on the next write).
+   */
   #ensureIndex(): Promise<void> {
+    let permanent = false;
     this.#created ??= (async () => {
       // `client.indices.exists({ index })`: the transport answers a HEAD with true, or false for a 404.
       const exists = await this.#request({ method: 'HEAD', path: this.#path, querystring: {}, body: '' });
-      if (exists === true) return;
-      // `client.indices.create({ index, body }, { ignore: [400] })`
-      const created = await this.#request(
-        { method: 'PUT', path: this.#path, querystring: {}, body: searchIndexMapping(this.#dimensions) },
-        { ignore: [400] },
+      if (exists !== true) {
+        // `client.indices.create({ index, body }, { ignore: [400] })`
+        const created = await this.#request(
+          { method: 'PUT', path: this.#path, querystring: {}, body: searchIndexMapping(this.#dimensions) },
+          { ignore: [400] },
+        );
+        const error = (created as { error?: { type?: string } }).error;
+        if (!error) return;
+        if (error.type !== 'resource_already_exists_exception')
+          throw new SearchIndexUnavailableError('The OpenSearch index could not answer', {
+            cause: new TypeError(`The search index could not be created: ${error.type}`),
+          });
+      }
+      // `client.indices.getMapping({ index })`
+      const mapping = parsedAnswer(
+        MappingResponse,
+        await this.#request({ method: 'GET', path: `${this.#path}/_mapping`, querystring: {}, body: '' }),
       );
-      const error = (created as { error?: { type?: string } }).error;
-      if (error && error.type !== 'resource_already_exists_exception')
-        throw new SearchIndexUnavailableError('The OpenSearch index could not answer', {
-          cause: new TypeError(`The search index could not be created: ${error.type}`),
-        });
+      const [mapped] = Object.values(mapping);
+      if (!mapped) throw new SearchIndexUnavailableError('The OpenSearch index answered without its mapping');
+      const mismatch = mappingMismatch(mapped.mappings.properties, this.#dimensions);
+      if (mismatch) {
+        permanent = true;
+        throw new SearchIndexUnavailableError(`The OpenSearch index cannot take these documents: ${mismatch}`);
+      }
     })().then(
       () => undefined,
       (error: unknown) => {
-        this.#created = undefined;
+        if (!permanent) this.#created = undefined;
         throw error;
       },
     );
     return this.#created;
   }
 
-  /** A request of the index; the transport serialises `body` (JSON) or `bulkBody` (NDJSON) and the querystring. */
-  async #request(params: TransportRequestParams, options?: TransportRequestOptions): Promise<unknown> {
+  /**
+   * A request of the index; the transport serialises `body` (JSON) or `bulkBody` (NDJSON) and the querystring. An
+   * aborted `signal` aborts it (the transport's own abort), which fails it as unavailable.
+   */
+  async #request(
+    params: TransportRequestParams,
+    options?: TransportRequestOptions,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    if (signal?.aborted) throw new SearchIndexUnavailableError('The OpenSearch index did not answer in time');
+    const pending = this.#transport.request(params, options);
+    // Returns nothing: an EventTarget reports the rejection of a listener's thenable (abort() returns the request) as
+    // an uncaught exception, though the request's own rejection is handled below.
+    const abort = () => {
+      pending.abort();
+    };
+    signal?.addEventListener('abort', abort);
     try {
-      return (await this.#transport.request(params, options)).body;
+      return (await pending).body;
     } catch (error) {
       throw new SearchIndexUnavailableError('The OpenSearch index could not answer', { cause: error });
+    } finally {
+      signal?.removeEventListener('abort', abort);
     }
   }
 }
+
+/** An answer of the service in the shape `schema` expects, or the index is unavailable (search falls back). */
+const parsedAnswer = <T extends z.ZodType>(schema: T, answer: unknown): z.infer<T> => {
+  const parsed = schema.safeParse(answer);
+  if (!parsed.success)
+    throw new SearchIndexUnavailableError('The OpenSearch index answered in an unexpected shape', {
+      cause: parsed.error,
+    });
+  return parsed.data;
+};
+
+/** What an existing index maps differently from `searchIndexMapping(dimensions)`, in a phrase; none if nothing. */
+const mappingMismatch = (
+  properties: Readonly<
+    Record<string, { type?: string | undefined; dimension?: number | undefined; analyzer?: string | undefined }>
+  >,
+  dimensions: number,
+): string | undefined => {
+  const { vector, terms } = properties;
+  if (vector?.type !== 'knn_vector' || vector.dimension !== dimensions)
+    return `its vector field has ${vector?.dimension ?? 'no'} dimensions where the embedder gives ${dimensions}`;
+  if (terms?.type !== 'text' || terms.analyzer !== WHITESPACE)
+    return 'it has no whitespace-analysed terms field (it was created by an older version of this adapter)';
+  return undefined;
+};
 
 const isMissingIndex = (body: unknown): boolean =>
   (body as { error?: { type?: string } } | undefined)?.error?.type === 'index_not_found_exception';
@@ -494,7 +652,11 @@ const filterClauses = (filter: SearchFilter): Query[] => [
     : []),
 ];
 
-const storedOfChange = (namespace: Namespace, change: IndexChange): Record<string, unknown> => {
+const storedOfChange = (
+  namespace: Namespace,
+  change: IndexChange,
+  analyze: (text: string) => readonly string[],
+): Record<string, unknown> => {
   const base = {
     namespace: namespace.hash,
     key: keyOf(namespace, idOfChange(change)),
@@ -511,7 +673,7 @@ const storedOfChange = (namespace: Namespace, change: IndexChange): Record<strin
     createdAt: document.createdAt,
     updatedAt: document.updatedAt,
     expiresAt: document.expiresAt,
-    text: document.text,
+    terms: termsOf(namespace, analyze(document.text)).join(' '),
     states: document.states,
     tags: document.tags,
     edges: [
@@ -519,9 +681,37 @@ const storedOfChange = (namespace: Namespace, change: IndexChange): Record<strin
       ...Object.entries(document.edges).flatMap(([type, values]) => values.map((value) => edgeOf(type, value))),
     ],
     graph: document.edges,
-    ...(document.vector && { vector: document.vector }),
-    ...(document.model && { model: document.model }),
+    // k-NN (≥ 2.13) refuses a zero vector in a cosinesimil field: such a document has no vector, as if unembedded.
+    ...(document.vector &&
+      hasDirection(document.vector) && { vector: document.vector, ...(document.model && { model: document.model }) }),
   };
+};
+
+/** Whether cosine similarity is defined for `vector`: its norm is not 0. */
+const hasDirection = (vector: ArrayLike<number>): boolean => {
+  for (let dimension = 0; dimension < vector.length; dimension += 1) if (vector[dimension] !== 0) return true;
+  return false;
+};
+
+/**
+ * The namespace's salt: opaque (a digest of the namespace's hash, itself a digest of the key), the same for every
+ * process, distinct between namespaces but for a 2^-32 chance per pair, whose documents would then share terms'
+ * document frequencies and nothing else (the namespace filter still keeps every hit to its namespace).
+ */
+const saltOf = (namespace: Namespace): string =>
+  createHash('sha256').update('memory-hub/search-terms/').update(namespace.hash).digest('hex').slice(0, SALT_LENGTH);
+
+/**
+ * A text's terms as the embedded index analyses it, each prefixed by the namespace's salt, so that a term's
+ * document frequency in the index counts its namespace's documents only. A term the whitespace tokenizer would
+ * split (longer than its maximum) is replaced by its digest, still one term.
+ */
+const termsOf = (namespace: Namespace, terms: readonly string[]): string[] => {
+  const salt = saltOf(namespace);
+  return terms.map((term) => {
+    const salted = `${salt}${term}`;
+    return salted.length <= MAX_TOKEN_LENGTH ? salted : `${salt}#${createHash('sha256').update(term).digest('hex')}`;
+  });
 };
 
 const searchDocumentOf = (stored: StoredDocument): Omit<SearchDocument, 'text'> => ({

@@ -38,7 +38,15 @@ export interface OpenSearchTransportOptions {
 const noEvents = (): boolean => false;
 
 /**
- * The transport `new Client({ ...AwsSigv4Signer(…), node, requestTimeout: 5_000, maxRetries: 2 })` would build:
+ * A request waits at most this long, and is tried at most twice: 4 s a request, so that a `candidates` call (two
+ * sequential stages) fails within its 8 s deadline (CANDIDATES_DEADLINE_MS), well inside API Gateway's 29 s, and the
+ * search still falls back to a scan. A search request of this index answers in tens of milliseconds when healthy.
+ */
+export const REQUEST_TIMEOUT_MS = 2_000;
+export const MAX_RETRIES = 1;
+
+/**
+ * The transport `new Client({ ...AwsSigv4Signer(…), node, requestTimeout: 2_000, maxRetries: 1 })` would build:
  * SigV4 for OpenSearch Serverless (service `aoss`), its credentials fetched again before they expire (the signer's
  * `Transport`), one node, no sniffing, no compression.
  */
@@ -56,9 +64,8 @@ export const openSearchTransport = (options: OpenSearchTransportOptions): OpenSe
     emit: noEvents,
     connectionPool,
     serializer: new Serializer({ disablePrototypePoisoningProtection: false, enableLongNumeralSupport: false }),
-    // Lambda's own timeout bounds the call; a search that waits longer than this falls back to a scan.
-    requestTimeout: 5_000,
-    maxRetries: 2,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    maxRetries: MAX_RETRIES,
     sniffEndpoint: '_nodes/_all/http',
     sniffOnStart: false,
     sniffOnConnectionFault: false,
