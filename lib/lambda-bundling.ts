@@ -47,6 +47,27 @@ export const LAMBDA_MODULE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The opt-in backends a bundle is built with. `lambdas/composition/bundled-backends.ts` reads them from
+ * `process.env.MEMORY_HUB_BUNDLED_*`, which the bundler replaces by these constants (`define`), so a bundle built
+ * without one holds none of its code: the defaults bundle neither the OpenSearch nor the Bedrock client.
+ */
+export interface BundledBackends {
+  readonly searchIndex: 'embedded' | 'opensearch';
+  readonly embedder: 'hashing' | 'bedrock';
+}
+
+export const DEFAULT_BUNDLED_BACKENDS: BundledBackends = { searchIndex: 'embedded', embedder: 'hashing' };
+
+/** The construct context under which a stack tells its functions which backends to bundle (`BundledBackends`). */
+export const BUNDLED_BACKENDS_CONTEXT = 'memory-hub:bundled-backends';
+
+/** esbuild `define`s for `backends`. */
+export const backendDefines = (backends: BundledBackends = DEFAULT_BUNDLED_BACKENDS): Record<string, string> => ({
+  'process.env.MEMORY_HUB_BUNDLED_SEARCH_INDEX': JSON.stringify(backends.searchIndex),
+  'process.env.MEMORY_HUB_BUNDLED_EMBEDDER': JSON.stringify(backends.embedder),
+});
+
+/**
  * Bundling options for `NodejsFunction`.
  *
  * - ESM, because handlers build their backend with top-level await during init.
@@ -66,7 +87,14 @@ export const lambdaBundlingOptions: BundlingOptions = {
   forceDockerBundling: false,
   logLevel: LogLevel.WARNING,
   esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_MODULE_ALIASES).map(([from, to]) => [`--alias:${from}`, to])),
+  define: backendDefines(),
 };
+
+/** `lambdaBundlingOptions` for a deployment with the given opt-in backends. */
+export const lambdaBundlingOptionsFor = (backends: BundledBackends = DEFAULT_BUNDLED_BACKENDS): BundlingOptions => ({
+  ...lambdaBundlingOptions,
+  define: backendDefines(backends),
+});
 
 /**
  * The same bundle as `lambdaBundlingOptions`, expressed as esbuild build options, for tools that call
@@ -74,8 +102,13 @@ export const lambdaBundlingOptions: BundlingOptions = {
  *
  * @param entry path of the `*.lambda.ts` entry file
  * @param outfile where to write the bundle; use a `.mjs` name, as `NodejsFunction` does
+ * @param backends the opt-in backends the bundle carries (none by default)
  */
-export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptions {
+export function lambdaEsbuildOptions(
+  entry: string,
+  outfile: string,
+  backends: BundledBackends = DEFAULT_BUNDLED_BACKENDS,
+): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,
@@ -89,6 +122,7 @@ export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptio
     sourcemap: false,
     external: [],
     alias: { ...LAMBDA_MODULE_ALIASES },
+    define: backendDefines(backends),
     logLevel: 'warning',
   };
 }

@@ -20,6 +20,7 @@ import { Parameters } from './constructs/parameters.ts';
 import { SearchCollection } from './constructs/search-collection.ts';
 import { Workflows } from './constructs/workflows.ts';
 import { loadConsumers } from './deployment-document.ts';
+import { BUNDLED_BACKENDS_CONTEXT, type BundledBackends } from './lambda-bundling.ts';
 import { loadOpenApiDocument } from './openapi-operations.ts';
 import { type ConcurrencyProps, reserveConcurrency } from './reserved-concurrency.ts';
 import { loadWorkflowsDocument } from './workflow-policies.ts';
@@ -127,6 +128,11 @@ export class MemoryHubStack extends Stack {
     });
     Tags.of(this).add('project', 'memory-hub');
     Tags.of(this).add('stage', stage);
+    // Before any function exists: each bundles the opt-in clients this deployment uses, and no other.
+    this.node.setContext(BUNDLED_BACKENDS_CONTEXT, {
+      searchIndex: openSearch ? 'opensearch' : 'embedded',
+      embedder: embeddingModel ? 'bedrock' : 'hashing',
+    } satisfies BundledBackends);
 
     this.encryptionKey = new EncryptionKey(this, 'EncryptionKey', { stage, existingKeyArn: encryptionKeyArn });
     this.memoryTable = new MemoryTable(this, 'MemoryTable', { encryptionKey: this.encryptionKey.key });

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent, EventBridgeEvent } from 'aws-lambda';
 import * as z from 'zod';
 import { AWS_CLIENT_DEFAULTS } from '../adapters/aws-client-defaults.ts';
@@ -24,6 +25,7 @@ import { NotFoundError } from '../kernel/errors/domain-error.ts';
 import type { EventPublisher } from '../kernel/events/event-publisher.port.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import type { Embedder } from '../kernel/search/embedder.port.ts';
+import type { SearchIndex } from '../kernel/search/search-index.port.ts';
 import { systemClock } from '../kernel/time/clock.ts';
 import { createUlidGenerator } from '../kernel/time/ids.ts';
 import type { WorkflowStarter } from '../kernel/workflows/workflow-service.ts';
@@ -71,6 +73,13 @@ export const AwsEnvironment = z
       .regex(/^\d{1,5}$/)
       .transform(Number)
       .optional(),
+    /** The OpenSearch Serverless collection's endpoint, set for the retrieval functions when the stack has one. */
+    MEMORY_HUB_SEARCH_ENDPOINT: z.url({ protocol: /^https$/ }).optional(),
+    /** The deployment's index in that collection. */
+    MEMORY_HUB_SEARCH_INDEX: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9_-]{0,254}$/)
+      .optional(),
     /** `{ "<workflow>": "<state machine ARN>" }`, set for the functions that start workflows. */
     MEMORY_HUB_STATE_MACHINES: z
       .string()
@@ -98,6 +107,14 @@ export interface AwsApplicationOptions {
   readonly workflowStarter?: (environment: AwsEnvironment) => WorkflowStarter;
   /** The embedding model the environment names (Bedrock), for the functions that embed; else the default. */
   readonly embedder?: (environment: AwsEnvironment) => Embedder | undefined;
+  /**
+   * A search index outside the table (OpenSearch Serverless), for the functions that search or index; else the
+   * embedded one. Given the embedder (its vectors' dimensions) and the credentials the table client signs with.
+   */
+  readonly searchIndex?: (
+    environment: AwsEnvironment,
+    context: { readonly embedder: Embedder | undefined; readonly credentials: AwsCredentialIdentityProvider },
+  ) => SearchIndex | undefined;
   /** Reads the configuration parameter; the Parameters and Secrets extension unless a test passes its own. */
   readonly parameters?: ParameterReader;
 }
@@ -163,6 +180,7 @@ export const awsApplication = async (
   });
   const cipher = contentCipherOver(keys);
   const clock = systemClock;
+  const embedder = options.embedder?.(environment);
   // One client of the memory table for every adapter, the client quota ledger's too.
   const table = new MemoryTableClient({ client, tableName: environment.MEMORY_HUB_TABLE_NAME, metrics });
   const service = composeService(
@@ -175,7 +193,8 @@ export const awsApplication = async (
       kinds: RecordKinds.described(deployment.recordKinds, recordKindsOf(served)),
       ...dynamoDbPorts({ table, cipher, indexCipher: uncachedContentCipherOver(keys), clock, metrics, config }),
       clientQuota: new DynamoDbClientQuotaLedger({ table }),
-      embedder: options.embedder?.(environment),
+      embedder,
+      searchIndex: options.searchIndex?.(environment, { embedder, credentials: client.config.credentials }),
       // Consumers run as their own functions behind EventBridge rules; the relay only publishes.
       publisher: () =>
         options.publisher && environment.MEMORY_HUB_EVENT_BUS_NAME

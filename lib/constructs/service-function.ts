@@ -15,7 +15,7 @@ import {
 import { NodejsFunction, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { lambdaBundlingOptions } from '../lambda-bundling.ts';
+import { BUNDLED_BACKENDS_CONTEXT, type BundledBackends, lambdaBundlingOptionsFor } from '../lambda-bundling.ts';
 
 /**
  * Props for a Memory Hub function: `NodejsFunction` props, with `entry` and `handler` required. Runtime,
@@ -154,7 +154,10 @@ export class ServiceFunction extends Construct {
       loggingFormat: SERVICE_FUNCTION_DEFAULTS.loggingFormat,
       systemLogLevelV2: SERVICE_FUNCTION_DEFAULTS.systemLogLevel,
       applicationLogLevelV2: SERVICE_FUNCTION_DEFAULTS.applicationLogLevel,
-      bundling: lambdaBundlingOptions,
+      // The opt-in clients the stack's deployment uses (`BUNDLED_BACKENDS_CONTEXT`), none by default.
+      bundling: lambdaBundlingOptionsFor(
+        this.node.tryGetContext(BUNDLED_BACKENDS_CONTEXT) as BundledBackends | undefined,
+      ),
       ...(readsParameters && {
         paramsAndSecrets: parametersExtension(this.node.tryGetContext(PARAMETERS_EXTENSION_LAYER_CONTEXT)),
       }),

@@ -12,6 +12,7 @@ import {
   LAMBDA_ESM_REQUIRE_BANNER,
   LAMBDA_MODULE_ALIASES,
   lambdaBundlingOptions,
+  lambdaBundlingOptionsFor,
   lambdaEsbuildOptions,
 } from '../../lib/lambda-bundling.ts';
 import { PROJECT_ROOT } from './support/fixture-app.ts';
@@ -202,4 +203,54 @@ describe('Module: lambda-bundling', () => {
     const over = Object.entries(sizes).filter(([, bytes]) => bytes > LAMBDA_BUNDLE_BUDGET_BYTES);
     expect(over).toEqual([]);
   }, 120_000);
+
+  describe('Opt-in backends: in a bundle only when its deployment uses them', () => {
+    const retrieval = resolve(PROJECT_ROOT, 'lambdas/capabilities/retrieval/retrieval.lambda.ts');
+    const built = async (backends: Parameters<typeof lambdaEsbuildOptions>[2], name: string) => {
+      const outfile = join(outdir, 'backends', `${name}.mjs`);
+      const { metafile } = await build({ ...lambdaEsbuildOptions(retrieval, outfile, backends), metafile: true });
+      const inputs = Object.keys(metafile.inputs);
+      return {
+        bytes: readFileSync(outfile).byteLength,
+        openSearch: inputs.some(
+          (input) => input.includes('@opensearch-project/') || input.includes('adapters/opensearch/'),
+        ),
+        bedrock: inputs.some(
+          (input) => input.includes('client-bedrock-runtime') || input.includes('adapters/bedrock/'),
+        ),
+      };
+    };
+
+    it('tells NodejsFunction and esbuild the same constants', () => {
+      // Act
+      const options = lambdaBundlingOptionsFor({ searchIndex: 'opensearch', embedder: 'bedrock' });
+
+      // Assess
+      expect(options.define).toEqual({
+        'process.env.MEMORY_HUB_BUNDLED_SEARCH_INDEX': '"opensearch"',
+        'process.env.MEMORY_HUB_BUNDLED_EMBEDDER': '"bedrock"',
+      });
+      expect(lambdaEsbuildOptions('e.ts', 'o.mjs', { searchIndex: 'opensearch', embedder: 'bedrock' }).define).toEqual(
+        options.define,
+      );
+      expect(lambdaBundlingOptions.define).toEqual({
+        'process.env.MEMORY_HUB_BUNDLED_SEARCH_INDEX': '"embedded"',
+        'process.env.MEMORY_HUB_BUNDLED_EMBEDDER': '"hashing"',
+      });
+    });
+
+    it('bundles neither client by default, each one alone when asked, within the budget', async () => {
+      // Act
+      const plain = await built(undefined, 'plain');
+      const openSearch = await built({ searchIndex: 'opensearch', embedder: 'hashing' }, 'opensearch');
+      const bedrock = await built({ searchIndex: 'embedded', embedder: 'bedrock' }, 'bedrock');
+
+      // Assess
+      expect([plain.openSearch, plain.bedrock]).toEqual([false, false]);
+      expect([openSearch.openSearch, openSearch.bedrock]).toEqual([true, false]);
+      expect([bedrock.openSearch, bedrock.bedrock]).toEqual([false, true]);
+      for (const bundle of [plain, openSearch, bedrock])
+        expect(bundle.bytes).toBeLessThanOrEqual(LAMBDA_BUNDLE_BUDGET_BYTES);
+    }, 120_000);
+  });
 });

@@ -1,17 +1,20 @@
 /**
  * AWS Lambda entry points of retrieval: search, context assembly, and the search index consumer (an
  * EventBridge rule's target). Built from the retrieval module and the modules whose kinds it indexes, once
- * per execution environment at init. An embedding model (Bedrock) when the environment names one.
+ * per execution environment at init, with the embedder and the index the bundle was built for (bundled-backends.ts).
  */
-import { bedrockEmbedderFor } from '../../adapters/bedrock/bedrock-embedder.ts';
 import { awsApplication } from '../../composition/aws-application.ts';
+import { bundledBackends } from '../../composition/bundled-backends.ts';
+import { analyze } from './ranking/text-analysis.ts';
 import { retrievalModule } from './retrieval.module.ts';
 import { SEARCH_INDEX_CONSUMER } from './search-index.consumer.ts';
 import { SEARCHED_MODULES } from './searched-modules.ts';
 
-const retrieval = await awsApplication(process.env, [retrievalModule, ...SEARCHED_MODULES], {
-  embedder: bedrockEmbedderFor,
-});
+const retrieval = await awsApplication(
+  process.env,
+  [retrievalModule, ...SEARCHED_MODULES],
+  await bundledBackends({ analyze: (text) => analyze(text) }),
+);
 
 export const search = retrieval.handler('search');
 export const assembleContext = retrieval.handler('assembleContext');

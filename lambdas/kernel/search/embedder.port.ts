@@ -10,5 +10,8 @@ export interface Embedder {
   embed(texts: readonly string[], purpose?: EmbeddingPurpose): Promise<Float32Array[]>;
 }
 
+/** The width of the model-free default's vectors (feature hashing): what an index outside the table is sized for without a model. */
+export const MODEL_FREE_EMBEDDING_DIMENSIONS = 256;
+
 /** What a text is embedded for: stored and searched (`document`), or searched with (`query`). */
 export type EmbeddingPurpose = 'document' | 'query';

@@ -1,5 +1,6 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import type { Embedder } from '../../../kernel/search/embedder.port.ts';
+import { MODEL_FREE_EMBEDDING_DIMENSIONS } from '../../../kernel/search/embedder.port.ts';
 
 /*
  * The default text representation (reference 001 §B.1): 256-dimensional signed feature hashing.
@@ -13,7 +14,7 @@ import type { Embedder } from '../../../kernel/search/embedder.port.ts';
  * - similarity = (cos + 1) / 2, in [0, 1].
  */
 
-export const HASHED_DIMENSIONS = 256;
+export const HASHED_DIMENSIONS = MODEL_FREE_EMBEDDING_DIMENSIONS;
 export const FEATURE_HASHING_MODEL = 'feature-hashing-blake2b-256';
 
 const TOKEN =

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BUNDLED_BACKENDS_CONTEXT } from '../../lib/lambda-bundling.ts';
+import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
+import { synthesizeApp } from './support/fixture-app.ts';
+
+/** What the stack tells its functions to bundle (lib/constructs/service-function.ts reads it for each function). */
+const backendsOf = (appOptions: NonNullable<Parameters<typeof synthesizeApp>[0]>['appOptions'] = {}) => {
+  const synthesized = synthesizeApp({
+    openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
+    sources: 'project',
+    stage: 'dev',
+    appOptions,
+  });
+  try {
+    return synthesized.stack.node.tryGetContext(BUNDLED_BACKENDS_CONTEXT);
+  } finally {
+    synthesized.dispose();
+  }
+};
+
+describe('Stack: the opt-in backends its functions bundle', () => {
+  it('bundles the defaults only, unless the stack asks for OpenSearch or a Bedrock model', () => {
+    // Act & Assess
+    expect(backendsOf()).toEqual({ searchIndex: 'embedded', embedder: 'hashing' });
+    expect(backendsOf({ openSearch: {} })).toEqual({ searchIndex: 'opensearch', embedder: 'hashing' });
+    expect(backendsOf({ embeddingModel: { modelId: 'amazon.titan-embed-text-v2:0' } })).toEqual({
+      searchIndex: 'embedded',
+      embedder: 'bedrock',
+    });
+  });
+});
