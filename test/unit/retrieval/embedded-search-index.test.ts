@@ -21,7 +21,12 @@ describeSearchIndexContract('embedded, over the in-memory store', async () =>
 /** The in-memory store, counting appends and refusing the ones a test asks it to. */
 class CountingStore extends InMemorySearchIndexStore {
   appends = 0;
+  endsRead = 0;
   refuseAll = false;
+  override async latestSequence(namespace: Namespace): Promise<number> {
+    this.endsRead += 1;
+    return super.latestSequence(namespace);
+  }
   override async append(namespace: Namespace, entry: SealedEntry): Promise<boolean> {
     this.appends += 1;
     if (this.refuseAll) throw new Error('the table is unavailable');
@@ -78,5 +83,28 @@ describe('EmbeddedSearchIndex: one process appends to a namespace one entry at a
     // Assess: the failures surface (the bus retries the events); later applies are not stuck behind them
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     expect(found.candidates.map((candidate) => candidate.document.id)).toEqual([third?.id]);
+  });
+
+  it('appends after the end it holds without reading it, and reads it when another writer got there first', async () => {
+    // Prepare: this process holds the namespace (a search loaded it); another process's index shares the store
+    const store = new CountingStore();
+    const index = open(store);
+    const other = open(store);
+    const [first, second, third] = await upserts(3);
+    await index.apply(notes, [{ type: 'upsert', document: first as never }]);
+    await index.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+    const readsBefore = store.endsRead;
+
+    // Act
+    await index.apply(notes, [{ type: 'upsert', document: second as never }]);
+    const readsAlone = store.endsRead - readsBefore;
+    await other.apply(notes, [{ type: 'upsert', document: third as never }]);
+    await index.apply(notes, [{ type: 'upsert', document: { ...(first as never as object), revision: 2 } as never }]);
+    const found = await open(store).candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+
+    // Assess: no read of the end while alone; after the other writer's entry, nothing lost or overwritten
+    expect(readsAlone).toBe(0);
+    expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(['d0', 'd1', 'd2']);
+    expect(found.candidates.find((candidate) => candidate.document.id === 'd0')?.document.revision).toBe(2);
   });
 });

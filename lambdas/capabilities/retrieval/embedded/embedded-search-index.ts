@@ -133,8 +133,12 @@ export class EmbeddedSearchIndex implements SearchIndex {
 
   async #append(namespace: Namespace, changes: readonly IndexChange[]): Promise<void> {
     const body = encodeChanges(changes);
+    // First try right after the end this process holds (no read when it is the namespace's only writer); the
+    // conditional put refuses it if another writer got there, and the log's end is read then.
+    let known = this.#loaded.get(namespace.key)?.sequence;
     for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
-      const latest = await this.#options.store.latestSequence(namespace);
+      const latest = known ?? (await this.#options.store.latestSequence(namespace));
+      known = undefined;
       const sequence = latest + 1;
       if (!(await this.#options.store.append(namespace, { sequence, body }))) continue;
       const held = this.#loaded.get(namespace.key);
