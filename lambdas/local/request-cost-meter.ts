@@ -280,7 +280,6 @@ export class RequestCostMeter implements Metrics {
       }
       context.inFlight += 1;
     }
-    const target = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
     let answer: { response: HttpResponse } | undefined;
     try {
       answer = await inner.handle(request, options);
@@ -292,7 +291,10 @@ export class RequestCostMeter implements Metrics {
       }
       // Measurement never fails a request: anything unreadable is left uncounted.
       try {
-        if (this.#engineWork) this.#account(target, request.body, answer?.response, context);
+        if (this.#engineWork) {
+          const target = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+          this.#account(target, request.body, answer?.response, context);
+        }
       } catch {}
     }
   }

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_BACKENDS_CONTEXT } from '../../lib/lambda-bundling.ts';
-import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
-import { synthesizeApp } from './support/fixture-app.ts';
+import { synthesizeProjectApp } from './support/fixture-app.ts';
 
 /** What the stack tells its functions to bundle (lib/constructs/service-function.ts reads it for each function). */
-const backendsOf = (appOptions: NonNullable<Parameters<typeof synthesizeApp>[0]>['appOptions'] = {}) => {
-  const synthesized = synthesizeApp({
-    openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
-    sources: 'project',
-    stage: 'dev',
-    appOptions,
-  });
+const backendsOf = (appOptions?: Parameters<typeof synthesizeProjectApp>[0]) => {
+  const synthesized = synthesizeProjectApp(appOptions);
   try {
     return synthesized.stack.node.tryGetContext(BUNDLED_BACKENDS_CONTEXT);
   } finally {

@@ -1,22 +1,13 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBEDDING_DIMENSIONS_VARIABLE, EMBEDDING_MODEL_VARIABLE } from '../../lib/constructs/embedding-model.ts';
-import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
-import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { nagFindings, type SynthesizedApp, synthesizeProjectApp } from './support/fixture-app.ts';
 import { actionsOf, logicalIdOf, statementsAllowing } from './support/template-queries.ts';
 
 const RETRIEVAL_ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
 
 const synthesize = (embeddingModel?: { modelId: string; dimensions?: number }) =>
-  synthesizeApp({
-    openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
-    sources: 'project',
-    stage: 'dev',
-    context: { '@aws-cdk/core:failSynthOnValidationErrors': false },
-    ...(embeddingModel && { appOptions: { embeddingModel } }),
-  });
+  synthesizeProjectApp(embeddingModel && { embeddingModel });
 
 describe('Construct: EmbeddingModel', () => {
   let withModel: SynthesizedApp;
@@ -94,18 +85,7 @@ describe('Construct: EmbeddingModel', () => {
   });
 
   it.each(['AwsSolutions', 'Serverless'])('adds no unacknowledged cdk-nag %s findings', (pack) => {
-    // Prepare
-    const report = JSON.parse(readFileSync(join(withModel.assembly.directory, 'validation-report.json'), 'utf8')) as {
-      pluginReports: {
-        pluginName: string;
-        violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-      }[];
-    };
-
-    // Assess
-    const findings = (report.pluginReports.find((plugin) => plugin.pluginName === pack)?.violations ?? []).flatMap(
-      (violation) => violation.violatingConstructs.map((where) => `${violation.ruleName} at ${where.constructPath}`),
-    );
-    expect(findings).toEqual([]);
+    // Act & Assess
+    expect(nagFindings(withModel, pack)).toEqual([]);
   });
 });

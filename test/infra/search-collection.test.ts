@@ -1,22 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_ENDPOINT_VARIABLE, SEARCH_INDEX_VARIABLE } from '../../lib/constructs/search-collection.ts';
-import { OPENAPI_DOCUMENT_PATH } from '../../lib/memory-hub-stack.ts';
-import { type SynthesizedApp, synthesizeApp } from './support/fixture-app.ts';
+import { nagFindings, type SynthesizedApp, synthesizeProjectApp } from './support/fixture-app.ts';
 import { logicalIdOf, statementsAllowing } from './support/template-queries.ts';
 
 const RETRIEVAL_ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
 
-const synthesize = (openSearch?: { collectionName?: string }) =>
-  synthesizeApp({
-    openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
-    sources: 'project',
-    stage: 'dev',
-    context: { '@aws-cdk/core:failSynthOnValidationErrors': false },
-    ...(openSearch && { appOptions: { openSearch } }),
-  });
+const synthesize = (openSearch?: { collectionName?: string }) => synthesizeProjectApp(openSearch && { openSearch });
 
 describe('Construct: SearchCollection', () => {
   let withCollection: SynthesizedApp;
@@ -129,20 +119,7 @@ describe('Construct: SearchCollection', () => {
   });
 
   it.each(['AwsSolutions', 'Serverless'])('adds no unacknowledged cdk-nag %s findings', (pack) => {
-    // Prepare
-    const report = JSON.parse(
-      readFileSync(join(withCollection.assembly.directory, 'validation-report.json'), 'utf8'),
-    ) as {
-      pluginReports: {
-        pluginName: string;
-        violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
-      }[];
-    };
-
-    // Assess
-    const findings = (report.pluginReports.find((plugin) => plugin.pluginName === pack)?.violations ?? []).flatMap(
-      (violation) => violation.violatingConstructs.map((where) => `${violation.ruleName} at ${where.constructPath}`),
-    );
-    expect(findings).toEqual([]);
+    // Act & Assess
+    expect(nagFindings(withCollection, pack)).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import type { Namespace } from '../../lambdas/kernel/namespaces/namespace.ts';
 import type { CandidateQuery, CandidateSet } from '../../lambdas/kernel/search/search-index.port.ts';
 import { SearchIndexUnavailableError } from '../../lambdas/kernel/search/search-index.port.ts';
 import { searchDocument } from '../contract/search-index.contract.ts';
-import { OpenSearchStandIn } from '../support/opensearch-stand-in.ts';
+import { OpenSearchStandIn, openSearchIndexOn, STAND_IN_INDEX } from '../support/opensearch-stand-in.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { scopeOf } from '../support/scopes.ts';
 
@@ -21,10 +21,9 @@ import { scopeOf } from '../support/scopes.ts';
  * unexpected shape, a collection that stops answering.
  */
 
-const INDEX = 'memory-hub-search';
+const INDEX = STAND_IN_INDEX;
 const embedder = new FeatureHashingEmbedder();
-const indexOn = (standIn: OpenSearchStandIn, dimensions = embedder.dimensions) =>
-  new OpenSearchSearchIndex({ transport: standIn.transport(), index: INDEX, dimensions, analyze });
+const indexOn = openSearchIndexOn;
 
 const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
 const bobsNotes = scopeOf({ sub: 'bob' }).namespace(KINDS.note);

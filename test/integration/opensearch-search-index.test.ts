@@ -11,15 +11,19 @@ import { analyze } from '../../lambdas/capabilities/retrieval/ranking/text-analy
 import type { CandidateQuery } from '../../lambdas/kernel/search/search-index.port.ts';
 import { SearchIndexUnavailableError } from '../../lambdas/kernel/search/search-index.port.ts';
 import { describeSearchIndexContract, searchDocument } from '../contract/search-index.contract.ts';
-import { OpenSearchStandIn, type RecordedRequest } from '../support/opensearch-stand-in.ts';
+import {
+  OpenSearchStandIn,
+  openSearchIndexOn,
+  type RecordedRequest,
+  STAND_IN_INDEX,
+} from '../support/opensearch-stand-in.ts';
 import { KINDS } from '../support/record-kinds.ts';
 import { scopeOf } from '../support/scopes.ts';
 
-const INDEX = 'memory-hub-search';
+const INDEX = STAND_IN_INDEX;
 const embedder = new FeatureHashingEmbedder();
 const credentials = async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' });
-const indexOn = (standIn: OpenSearchStandIn) =>
-  new OpenSearchSearchIndex({ transport: standIn.transport(), index: INDEX, dimensions: embedder.dimensions, analyze });
+const indexOn = openSearchIndexOn;
 
 describeSearchIndexContract('opensearch, over the stand-in transport', async () => {
   // Each call is answered after the collection's refresh interval has passed (the stand-in's default).

@@ -3,7 +3,10 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { Client, Connection, errors } from '@opensearch-project/opensearch';
 import type { ApiResponse } from '@opensearch-project/opensearch/lib/Transport.js';
-import type { OpenSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
+import {
+  OpenSearchSearchIndex,
+  type OpenSearchTransport,
+} from '../../lambdas/adapters/opensearch/opensearch-search-index.ts';
 import { openSearchTransport } from '../../lambdas/adapters/opensearch/opensearch-transport.ts';
 import { BM25_B, BM25_K1 } from '../../lambdas/capabilities/retrieval/ranking/keyword-index.ts';
 import { analyze } from '../../lambdas/capabilities/retrieval/ranking/text-analysis.ts';
@@ -548,3 +551,10 @@ const sourceFiltered = (source: Source, filter: unknown): Source | undefined => 
   if (!Array.isArray(filter)) return structuredClone(source);
   return Object.fromEntries(Object.entries(source).filter(([field]) => (filter as string[]).includes(field)));
 };
+
+/** The deployment index the tests' adapters write to. */
+export const STAND_IN_INDEX = 'memory-hub-search';
+
+/** The adapter as the retrieval functions build it, over `standIn`'s transport (256 dimensions: the default embedder). */
+export const openSearchIndexOn = (standIn: OpenSearchStandIn, dimensions = 256): OpenSearchSearchIndex =>
+  new OpenSearchSearchIndex({ transport: standIn.transport(), index: STAND_IN_INDEX, dimensions, analyze });

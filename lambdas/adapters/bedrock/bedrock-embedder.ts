@@ -1,6 +1,6 @@
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import * as z from 'zod';
-import type { Embedder } from '../../kernel/search/embedder.port.ts';
+import type { Embedder, EmbeddingPurpose } from '../../kernel/search/embedder.port.ts';
 import { AWS_CLIENT_DEFAULTS } from '../aws-client-defaults.ts';
 import { dependencyUnavailable } from '../aws-service-errors.ts';
 
@@ -17,9 +17,6 @@ import { dependencyUnavailable } from '../aws-service-errors.ts';
  */
 
 export type BedrockModelFamily = 'titan-v2' | 'cohere-v3';
-
-/** What the text is embedded for: Cohere embeds documents and queries differently; Titan alike. */
-export type EmbeddingPurpose = 'document' | 'query';
 
 export interface BedrockEmbedderOptions {
   readonly client: Pick<BedrockRuntimeClient, 'send'>;

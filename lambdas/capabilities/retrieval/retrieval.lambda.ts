@@ -13,7 +13,7 @@ import { SEARCHED_MODULES } from './searched-modules.ts';
 const retrieval = await awsApplication(
   process.env,
   [retrievalModule, ...SEARCHED_MODULES],
-  await bundledBackends({ analyze: (text) => analyze(text) }),
+  await bundledBackends({ analyze }),
 );
 
 export const search = retrieval.handler('search');

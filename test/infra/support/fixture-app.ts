@@ -11,7 +11,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { ServiceFunction } from '../../../lib/constructs/service-function.ts';
 import { createMemoryHubApp, type MemoryHubAppOptions } from '../../../lib/memory-hub-app.ts';
-import type { MemoryHubStack } from '../../../lib/memory-hub-stack.ts';
+import { type MemoryHubStack, OPENAPI_DOCUMENT_PATH } from '../../../lib/memory-hub-stack.ts';
 import { loadOpenApiDocument, type OpenApiDocument } from '../../../lib/openapi-operations.ts';
 
 export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -141,3 +141,29 @@ export function apiFunctionOf(
 export function bareStack(): Stack {
   return new Stack(new App({ builtinCloudFormationValidation: false }), 'Test');
 }
+
+/**
+ * The app of the project's own documents and entries at stage `dev`, CDK's validation reported rather than thrown,
+ * with the stack options a construct test varies (an opt-in's props).
+ */
+export const synthesizeProjectApp = (appOptions?: SynthesizeOptions['appOptions']): SynthesizedApp =>
+  synthesizeApp({
+    openApiDocumentPath: OPENAPI_DOCUMENT_PATH,
+    sources: 'project',
+    stage: 'dev',
+    context: { '@aws-cdk/core:failSynthOnValidationErrors': false },
+    ...(appOptions && { appOptions }),
+  });
+
+/** A cdk-nag pack's findings in a synthesized app's validation report, as `{rule} at {construct path}`. */
+export const nagFindings = (synthesized: SynthesizedApp, pack: string): string[] => {
+  const report = JSON.parse(readFileSync(join(synthesized.assembly.directory, 'validation-report.json'), 'utf8')) as {
+    pluginReports: {
+      pluginName: string;
+      violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[];
+    }[];
+  };
+  return (report.pluginReports.find((plugin) => plugin.pluginName === pack)?.violations ?? []).flatMap((violation) =>
+    violation.violatingConstructs.map((where) => `${violation.ruleName} at ${where.constructPath}`),
+  );
+};

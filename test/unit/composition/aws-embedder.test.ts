@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { BedrockEmbedder, bedrockEmbedderFor } from '../../../lambdas/adapters/bedrock/bedrock-embedder.ts';
 import { notesModule } from '../../../lambdas/capabilities/notes/notes.module.ts';
 import { AwsEnvironment, awsApplication } from '../../../lambdas/composition/aws-application.ts';
+import { TEST_AWS_ENVIRONMENT } from '../../support/aws-environment.ts';
 
-const environment = {
-  MEMORY_HUB_STAGE: 'test',
-  MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
-  MEMORY_HUB_KEY_ARN: 'arn:aws:kms:eu-west-1:111122223333:key/test',
-  MEMORY_HUB_BRANCH_KEY_TABLE_NAME: 'memory-hub-test-branch-keys',
-  MEMORY_HUB_BRANCH_KEY_STORE_NAME: 'memory-hub-test',
-  MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/test/config',
-  AWS_REGION: 'eu-west-1',
-};
+const environment = TEST_AWS_ENVIRONMENT;
 
 describe('Function: awsApplication (embedding model)', () => {
   it('reads the model and its dimensions from the environment, refusing a malformed one', () => {

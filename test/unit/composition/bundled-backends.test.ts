@@ -4,16 +4,9 @@ import { OpenSearchSearchIndex } from '../../../lambdas/adapters/opensearch/open
 import { notesModule } from '../../../lambdas/capabilities/notes/notes.module.ts';
 import { awsApplication } from '../../../lambdas/composition/aws-application.ts';
 import { bundledBackends } from '../../../lambdas/composition/bundled-backends.ts';
+import { TEST_AWS_ENVIRONMENT } from '../../support/aws-environment.ts';
 
-const environment = {
-  MEMORY_HUB_STAGE: 'test',
-  MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
-  MEMORY_HUB_KEY_ARN: 'arn:aws:kms:eu-west-1:111122223333:key/test',
-  MEMORY_HUB_BRANCH_KEY_TABLE_NAME: 'memory-hub-test-branch-keys',
-  MEMORY_HUB_BRANCH_KEY_STORE_NAME: 'memory-hub-test',
-  MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/test/config',
-  AWS_REGION: 'eu-west-1',
-};
+const environment = TEST_AWS_ENVIRONMENT;
 const search = { analyze: (text: string) => text.toLowerCase().split(/\s+/) };
 const collection = {
   MEMORY_HUB_SEARCH_ENDPOINT: 'https://abc123.eu-west-1.aoss.amazonaws.com',

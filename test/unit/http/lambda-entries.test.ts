@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { deploymentDocument } from '../../../lambdas/app/documents.ts';
 import { API_OPERATIONS, EVENT_BACKBONE_ENTRY } from '../../../lambdas/app/service-tables.ts';
+import { TEST_AWS_ENVIRONMENT } from '../../support/aws-environment.ts';
 import { inMemoryBackend } from '../../support/in-memory-backend.ts';
 
 describe('Lambda entry points', () => {
   it('export every handler the route table names, from the entry it names', async () => {
     // The AWS backend constructs clients at init and reads its configuration only at the first request: no network is touched.
-    Object.assign(process.env, {
-      MEMORY_HUB_STAGE: 'test',
-      MEMORY_HUB_TABLE_NAME: 'memory-hub-test',
-      MEMORY_HUB_KEY_ARN: 'arn:aws:kms:eu-west-1:111122223333:key/test',
-      MEMORY_HUB_BRANCH_KEY_TABLE_NAME: 'memory-hub-test-branch-keys',
-      MEMORY_HUB_BRANCH_KEY_STORE_NAME: 'memory-hub-test-branch-keys',
-      MEMORY_HUB_CONFIG_PARAMETER: '/memory-hub/test/config',
-      AWS_REGION: 'eu-west-1',
-    });
+    Object.assign(process.env, TEST_AWS_ENVIRONMENT);
     for (const operation of API_OPERATIONS) {
       const entry = (await import(`../../../${operation.lambda.entry}`)) as Record<string, unknown>;
       expect({ entry: operation.lambda.entry, handler: typeof entry[operation.lambda.handler] }).toEqual({
