@@ -107,4 +107,25 @@ describe('EmbeddedSearchIndex: one process appends to a namespace one entry at a
     expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(['d0', 'd1', 'd2']);
     expect(found.candidates.find((candidate) => candidate.document.id === 'd0')?.document.revision).toBe(2);
   });
+
+  it('reads the end of a namespace it never searched once, then appends after what it wrote', async () => {
+    // Prepare: a consumer's index, which appends but never loads the namespace
+    const store = new CountingStore();
+    const consumer = open(store);
+    const other = open(store);
+    const [first, second, third, fourth] = await upserts(4);
+
+    // Act
+    await consumer.apply(notes, [{ type: 'upsert', document: first as never }]);
+    await consumer.apply(notes, [{ type: 'upsert', document: second as never }]);
+    const readsAlone = store.endsRead;
+    await other.apply(notes, [{ type: 'upsert', document: third as never }]);
+    await consumer.apply(notes, [{ type: 'upsert', document: fourth as never }]);
+    const found = await open(store).candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+
+    // Assess: one read for the first append; the other writer's entry costs one more read, and nothing is lost
+    expect(readsAlone).toBe(1);
+    expect(store.endsRead).toBe(3);
+    expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(['d0', 'd1', 'd2', 'd3']);
+  });
 });

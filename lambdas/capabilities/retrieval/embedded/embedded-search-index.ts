@@ -30,6 +30,8 @@ export interface EmbeddedSearchIndexOptions {
 
 const LOG_PAGE = 200;
 const APPEND_ATTEMPTS = 20;
+/** Namespaces whose last appended sequence a process keeps (a few dozen bytes each). */
+const APPENDED_KEPT = 10_000;
 /**
  * A log entry is one item: the changes one append takes stay under this many bytes before compression (an item
  * holds 400 KB; text deflates, vectors are sparse), whatever is waiting.
@@ -67,6 +69,11 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly #appending = new Set<string>();
   /** By namespace key: changes this process has seen in the log since the newest snapshot it knows. */
   readonly #sinceSnapshot = new Map<string, number>();
+  /**
+   * By namespace key: the last sequence this process appended to a namespace it does not hold (a consumer that
+   * never searches), so its next append goes right after it without reading the log's end. Oldest dropped first.
+   */
+  readonly #appended = new Map<string, number>();
 
   constructor(options: EmbeddedSearchIndexOptions) {
     this.#options = options;
@@ -135,12 +142,13 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const body = encodeChanges(changes);
     // First try right after the end this process holds (no read when it is the namespace's only writer); the
     // conditional put refuses it if another writer got there, and the log's end is read then.
-    let known = this.#loaded.get(namespace.key)?.sequence;
+    let known = this.#knownEnd(namespace.key);
     for (let attempt = 0; attempt < APPEND_ATTEMPTS; attempt++) {
       const latest = known ?? (await this.#options.store.latestSequence(namespace));
       known = undefined;
       const sequence = latest + 1;
       if (!(await this.#options.store.append(namespace, { sequence, body }))) continue;
+      this.#noteAppended(namespace.key, sequence);
       const held = this.#loaded.get(namespace.key);
       if (held && held.sequence === latest) {
         for (const change of changes) held.apply(change);
@@ -152,6 +160,20 @@ export class EmbeddedSearchIndex implements SearchIndex {
     }
     // Another writer took every sequence we tried: the event is retried, and applying it again is harmless.
     throw new ServiceUnavailableError('The search index is busy');
+  }
+
+  /** The furthest log end this process knows of, by holding the namespace or by having appended to it. */
+  #knownEnd(key: string): number | undefined {
+    const held = this.#loaded.get(key)?.sequence;
+    const appended = this.#appended.get(key);
+    if (held === undefined || appended === undefined) return held ?? appended;
+    return Math.max(held, appended);
+  }
+
+  #noteAppended(key: string, sequence: number): void {
+    this.#appended.delete(key);
+    this.#appended.set(key, sequence);
+    if (this.#appended.size > APPENDED_KEPT) this.#appended.delete(this.#appended.keys().next().value ?? key);
   }
 
   async rebuild(namespace: Namespace, read: () => Promise<RebuiltState>): Promise<void> {
