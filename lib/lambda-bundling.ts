@@ -38,12 +38,18 @@ export const LAMBDA_ESM_REQUIRE_BANNER =
  * to read in a Lambda sandbox: the bundles sign with the environment's credentials (or a container endpoint's)
  * instead, see `lambdas/adapters/lambda-credential-provider.ts`. `readable-stream`, a userland copy of Node's
  * streams that the Encryption SDK imports, becomes Node's own (`lambdas/adapters/node-readable-stream.ts`).
+ * Three packages nothing deployed calls are swapped for modules that say so: `asn1.js` (the SDK's signature
+ * suites), `json11` (the OpenSearch serializer's long numerals, turned off) and `debug` (the OpenSearch client's
+ * debug lines, which carry request parameters and must stay out of logs).
  */
 export const LAMBDA_MODULE_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': fileURLToPath(
     new URL('../lambdas/adapters/lambda-credential-provider.ts', import.meta.url),
   ),
   'readable-stream': fileURLToPath(new URL('../lambdas/adapters/node-readable-stream.ts', import.meta.url)),
+  'asn1.js': fileURLToPath(new URL('../lambdas/adapters/unused-asn1.ts', import.meta.url)),
+  json11: fileURLToPath(new URL('../lambdas/adapters/unused-json11.cts', import.meta.url)),
+  debug: fileURLToPath(new URL('../lambdas/adapters/silent-debug.cts', import.meta.url)),
 };
 
 /**

@@ -2,10 +2,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { AlgorithmSuiteIdentifier, buildClient, CommitmentPolicy } from '@aws-crypto/client-node';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleEntry, lambdaEntries } from '../../bench/lambda-bundles.ts';
+import { toSdkContext } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
+import { localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import {
   LAMBDA_BUNDLE_BUDGET_BYTES,
   LAMBDA_ESBUILD_TARGET,
@@ -53,10 +56,13 @@ describe('Module: lambda-bundling', () => {
     });
   });
 
-  it("swaps the default credential chain for the Lambda one, and readable-stream for Node's streams, in NodejsFunction and esbuild alike", () => {
+  it("swaps the default credential chain for the Lambda one, readable-stream for Node's streams and unused packages for modules that say so, in NodejsFunction and esbuild alike", () => {
     // Prepare
     const credentials = resolve(PROJECT_ROOT, 'lambdas/adapters/lambda-credential-provider.ts');
     const streams = resolve(PROJECT_ROOT, 'lambdas/adapters/node-readable-stream.ts');
+    const asn1 = resolve(PROJECT_ROOT, 'lambdas/adapters/unused-asn1.ts');
+    const json11 = resolve(PROJECT_ROOT, 'lambdas/adapters/unused-json11.cts');
+    const debug = resolve(PROJECT_ROOT, 'lambdas/adapters/silent-debug.cts');
 
     // Act
     const options = lambdaEsbuildOptions('entry.ts', 'out/index.mjs');
@@ -65,11 +71,17 @@ describe('Module: lambda-bundling', () => {
     expect(LAMBDA_MODULE_ALIASES).toEqual({
       '@aws-sdk/credential-provider-node': credentials,
       'readable-stream': streams,
+      'asn1.js': asn1,
+      json11,
+      debug,
     });
     expect(options.alias).toEqual(LAMBDA_MODULE_ALIASES);
     expect(lambdaBundlingOptions.esbuildArgs).toEqual({
       '--alias:@aws-sdk/credential-provider-node': credentials,
       '--alias:readable-stream': streams,
+      '--alias:asn1.js': asn1,
+      '--alias:json11': json11,
+      '--alias:debug': debug,
     });
   });
 
@@ -97,10 +109,11 @@ describe('Module: lambda-bundling', () => {
       unbundled = await import('./fixtures/handlers/content-cipher.lambda.ts');
     }, 60_000);
 
-    it('bundles no readable-stream', () => {
+    it('bundles no readable-stream and no asn1.js', () => {
       expect(plaintext.byteLength).toBeGreaterThan(4 * 4096);
-      expect(inputs.filter((input) => input.includes('node_modules/readable-stream/'))).toEqual([]);
+      expect(inputs.filter((input) => /node_modules\/(readable-stream|asn1\.js)\//.test(input))).toEqual([]);
       expect(inputs).toContain('lambdas/adapters/node-readable-stream.ts');
+      expect(inputs).toContain('lambdas/adapters/unused-asn1.ts');
     });
 
     it('decrypts what it encrypts', async () => {
@@ -153,6 +166,27 @@ describe('Module: lambda-bundling', () => {
       // Assess
       expect(bundledAnswers).toEqual(unbundledAnswers);
       expect(bundledAnswers).toEqual(cases.map(() => ({ refused: 'crypto.context_mismatch' })));
+    });
+
+    it('refuses a message under a signature suite as the unbundled cipher does, before the ASN.1 it does not carry', async () => {
+      // The suite adds the public key to the message's context, which then is not the record's: refused unopened.
+      // Prepare: a well-formed message for this key and context, signed (ECDSA P-384), by the SDK itself
+      const { encrypt } = buildClient(CommitmentPolicy.REQUIRE_ENCRYPT_REQUIRE_DECRYPT);
+      const own = Buffer.alloc(key.byteLength);
+      own.set(key);
+      const { result: signed } = await encrypt(localKeyring(own), plaintext, {
+        encryptionContext: toSdkContext(written.context),
+        suiteId: AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY_ECDSA_P384,
+      });
+
+      // Act
+      const answers = [
+        await bundled.decrypt(key, signed, written.context),
+        await unbundled.decrypt(key, signed, written.context),
+      ];
+
+      // Assess
+      expect(answers).toEqual([{ refused: 'crypto.context_mismatch' }, { refused: 'crypto.context_mismatch' }]);
     });
   });
 
@@ -212,6 +246,7 @@ describe('Module: lambda-bundling', () => {
       const inputs = Object.keys(metafile.inputs);
       return {
         bytes: readFileSync(outfile).byteLength,
+        swapped: inputs.filter((input) => /node_modules\/(json11|debug|asn1\.js)\//.test(input)),
         openSearch: inputs.some(
           (input) => input.includes('@opensearch-project/') || input.includes('adapters/opensearch/'),
         ),
@@ -239,18 +274,22 @@ describe('Module: lambda-bundling', () => {
       });
     });
 
-    it('bundles neither client by default, each one alone when asked, within the budget', async () => {
+    it('bundles neither client by default, each one alone or both when asked, within the budget', async () => {
       // Act
       const plain = await built(undefined, 'plain');
       const openSearch = await built({ searchIndex: 'opensearch', embedder: 'hashing' }, 'opensearch');
       const bedrock = await built({ searchIndex: 'embedded', embedder: 'bedrock' }, 'bedrock');
+      const both = await built({ searchIndex: 'opensearch', embedder: 'bedrock' }, 'both');
 
       // Assess
       expect([plain.openSearch, plain.bedrock]).toEqual([false, false]);
       expect([openSearch.openSearch, openSearch.bedrock]).toEqual([true, false]);
       expect([bedrock.openSearch, bedrock.bedrock]).toEqual([false, true]);
-      for (const bundle of [plain, openSearch, bedrock])
+      expect([both.openSearch, both.bedrock]).toEqual([true, true]);
+      for (const bundle of [plain, openSearch, bedrock, both]) {
         expect(bundle.bytes).toBeLessThanOrEqual(LAMBDA_BUNDLE_BUDGET_BYTES);
+        expect(bundle.swapped).toEqual([]);
+      }
     }, 120_000);
   });
 });
