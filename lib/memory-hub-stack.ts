@@ -229,8 +229,8 @@ export class MemoryHubStack extends Stack {
   }
 
   /**
-   * The embedding model, granted to every function that embeds: the searches and the index consumer. (The workflow
-   * step runner rebuilds nothing: no deployed job runs the search index's rebuild yet, so it gets no grant.)
+   * The embedding model, granted to every function that embeds: the searches, the index consumer, and the workflow
+   * step runner (the daily search index rebuild embeds with the model the searches use).
    */
   #embeddingModel(props: EmbeddingModelProps): EmbeddingModel {
     const model = new EmbeddingModel(this, 'EmbeddingModel', props);
@@ -240,10 +240,14 @@ export class MemoryHubStack extends Stack {
     }
     const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
     if (consumer) model.grantInvoke(consumer.consumer.function);
+    model.grantInvoke(this.workflows.stepRunner.function);
     return model;
   }
 
-  /** The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's. */
+  /**
+   * The search collection, granted to the retrieval functions: search to the API's, indexing to the consumer's and
+   * the step runner's (the search index rebuild).
+   */
   #searchCollection(stage: string, props: NonNullable<MemoryHubStackProps['openSearch']>): SearchCollection {
     const collection = new SearchCollection(this, 'SearchCollection', {
       stage,
@@ -256,6 +260,7 @@ export class MemoryHubStack extends Stack {
     }
     const consumer = this.eventConsumers.byHandler.get(SEARCH_INDEX_CONSUMER_HANDLER);
     if (consumer) collection.grantIndexing(consumer.consumer.function);
+    collection.grantIndexing(this.workflows.stepRunner.function);
     return collection;
   }
 }

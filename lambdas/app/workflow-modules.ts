@@ -5,5 +5,22 @@
  */
 import { housekeepingModule } from '../capabilities/housekeeping/housekeeping.module.ts';
 import { learningModule } from '../capabilities/learning/learning.module.ts';
+import { retrievalModule } from '../capabilities/retrieval/retrieval.module.ts';
+import { SEARCHED_MODULES } from '../capabilities/retrieval/searched-modules.ts';
 
-export const WORKFLOW_MODULES = [learningModule, housekeepingModule] as const;
+export const WORKFLOW_MODULES = [learningModule, housekeepingModule, retrievalModule] as const;
+
+const indexedByWorkflowModules = new Set(
+  WORKFLOW_MODULES.flatMap((module) => module.recordKinds ?? []).map((kind) => kind.name),
+);
+
+/**
+ * What the step function builds: the workflow modules, and the search modules of the searchable kinds they do not
+ * declare themselves — the search index rebuild indexes every searchable kind, so it needs each one's projection.
+ */
+export const STEP_FUNCTION_MODULES = [
+  ...WORKFLOW_MODULES,
+  ...SEARCHED_MODULES.filter((module) =>
+    (module.recordKinds ?? []).some((kind) => !indexedByWorkflowModules.has(kind.name)),
+  ),
+];

@@ -35,8 +35,10 @@ describe('Construct: EmbeddingModel', () => {
         .filter((spec) => spec.entry === RETRIEVAL_ENTRY)
         .map((spec) => stack.apiFunctions.functions.get(spec.key)?.role),
       stack.eventConsumers.consumer('searchIndexConsumer').consumer.role,
+      // The daily search index rebuild embeds too.
+      stack.workflows.stepRunner.role,
     ];
-    expect(embedders.length).toBeGreaterThan(1);
+    expect(embedders.length).toBeGreaterThan(2);
     const modelArn = {
       'Fn::Join': [
         '',

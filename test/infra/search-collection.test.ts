@@ -73,7 +73,11 @@ describe('Construct: SearchCollection', () => {
     const searchers = stack.apiFunctions.specs
       .filter((spec) => spec.entry === RETRIEVAL_ENTRY)
       .map((spec) => stack.apiFunctions.functions.get(spec.key)?.role);
-    const indexers = [stack.eventConsumers.consumer('searchIndexConsumer').consumer.role];
+    // The consumer, and the step runner for the daily search index rebuild.
+    const indexers = [
+      stack.eventConsumers.consumer('searchIndexConsumer').consumer.role,
+      stack.workflows.stepRunner.role,
+    ];
     expect(searchers.length).toBeGreaterThan(0);
     const [policy] = Object.values(template.findResources('AWS::OpenSearchServerless::AccessPolicy'));
     const rendered = JSON.stringify(policy?.Properties.Policy).replaceAll('\\"', '"');

@@ -7,6 +7,7 @@ import { FeatureHashingEmbedder } from './ranking/feature-hashing.ts';
 import { SearchService } from './search/search-service.ts';
 import { indexesKind, SEARCH_INDEX_CONSUMER, SearchIndexConsumer } from './search-index.consumer.ts';
 import { searchIndexRebuilder } from './search-index.rebuilder.ts';
+import { SEARCH_INDEX_REBUILD, searchIndexRebuild } from './search-index-rebuild.workflow.ts';
 
 const ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
 
@@ -27,6 +28,7 @@ export const retrievalModule = defineModule({
       handles: indexesKind,
     },
   ],
+  workflows: [SEARCH_INDEX_REBUILD],
   build: ({ kernel, http, searchable }) => {
     const embedder = kernel.embedder ?? new FeatureHashingEmbedder();
     const parts = () => embeddedLegs(embedder);
@@ -42,6 +44,7 @@ export const retrievalModule = defineModule({
       metrics: kernel.metrics,
       clock: kernel.clock,
     });
+    const rebuilder = searchIndexRebuilder({ index, projections: searchable, embedder });
     return {
       services: { search, index },
       handlers: retrievalHandlers(search, http),
@@ -55,7 +58,17 @@ export const retrievalModule = defineModule({
           embedder,
         }),
       ],
-      rebuilders: [searchIndexRebuilder({ index, projections: searchable, embedder })],
+      rebuilders: [rebuilder],
+      workflows: [
+        searchIndexRebuild({
+          revisions: kernel.revisions,
+          heads: kernel.heads,
+          maintenance: kernel.maintenance,
+          directory: kernel.directory,
+          kinds: kernel.kinds,
+          rebuilder,
+        }),
+      ],
     };
   },
 });

@@ -28,7 +28,8 @@ export interface ReconcilerDependencies {
   readonly heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
   readonly maintenance: Pick<RecordMaintenance, 'listRecordIds'>;
   readonly directory: NamespaceDirectory;
-  readonly relay: OutboxRelay;
+  /** Publishes what the outbox still holds; without it (a job that only rebuilds projections) nothing is swept. */
+  readonly relay?: OutboxRelay | undefined;
   /** Every record kind of the deployment: the directory holds namespaces of all of them. */
   readonly kinds: RecordKinds;
   /** Derived projections rebuilt from each namespace's heads once its heads are repaired. */
@@ -47,7 +48,11 @@ export class Reconciler {
     this.#deps = deps;
   }
 
-  async run(options: { tenant?: string } = {}): Promise<ReconcileReport> {
+  /**
+   * With `onlyRebuilt`, namespaces no rebuilder handles are left alone (their heads unrepaired): a job that
+   * rebuilds the search index need not walk every session's journal.
+   */
+  async run(options: { tenant?: string | undefined; onlyRebuilt?: boolean } = {}): Promise<ReconcileReport> {
     let namespaces = 0;
     let records = 0;
     let headsRepaired = 0;
@@ -79,6 +84,10 @@ export class Reconciler {
           } while (recordCursor);
           return { live, ended };
         };
+        if (rebuilders.length === 0 && options.onlyRebuilt) {
+          namespaces -= 1;
+          continue;
+        }
         if (rebuilders.length === 0) await walk();
         // The first rebuilder walks (it decides when, against its own log); the others reuse what it read.
         let walked: ReturnType<typeof walk> | undefined;
@@ -93,7 +102,7 @@ export class Reconciler {
       }
       cursor = page.nextCursor;
     } while (cursor);
-    const relayed = await this.#deps.relay.sweep();
+    const relayed = (await this.#deps.relay?.sweep()) ?? { published: 0, failed: 0 };
     return {
       namespaces,
       records,
