@@ -48,17 +48,6 @@ describe('API: retrieval', () => {
     api.request<SearchAnswer>('POST', '/v1/search', { token, body });
   const indexed = () => api.server.relay.idle();
 
-  /** Holds the search index consumer back: the events it would index are dropped until released. */
-  const holdIndexBack = () => {
-    const consumer = api.server.backend.system.consumers['search-index'];
-    if (!consumer) throw new Error('no search index consumer');
-    const consume = consumer.consume.bind(consumer);
-    (consumer as { consume: typeof consume }).consume = async () => 'ignored';
-    return () => {
-      (consumer as { consume: typeof consume }).consume = consume;
-    };
-  };
-
   describe('every strategy', () => {
     let lisbon: Note;
     let budget: Note;
@@ -118,7 +107,7 @@ describe('API: retrieval', () => {
         const word = `quokka${change}`;
         const target = await note(`The ${word} incident report is confidential`, { tags: [`t-${change}`] });
         await indexed();
-        const release = holdIndexBack();
+        const release = api.holdSearchIndexBack();
         try {
           if (change === 'deleted') {
             const deleted = await api.request('DELETE', `/v1/notes/${target.id}`, {

@@ -111,6 +111,20 @@ export class LocalApi {
     return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : {}) as T };
   }
 
+  /**
+   * Holds the search index consumer back, as a lost delivery would: the events it would index are dropped until
+   * the returned release is called.
+   */
+  holdSearchIndexBack(): () => void {
+    const consumer = this.server.backend.system.consumers['search-index'];
+    if (!consumer) throw new Error('no search index consumer');
+    const consume = consumer.consume.bind(consumer);
+    (consumer as { consume: typeof consume }).consume = async () => 'ignored';
+    return () => {
+      (consumer as { consume: typeof consume }).consume = consume;
+    };
+  }
+
   async stop(options: { keepData?: boolean } = {}): Promise<void> {
     await this.server.close();
     if (!options.keepData) await rm(this.dataDir, { recursive: true, force: true });

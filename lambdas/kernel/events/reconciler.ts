@@ -63,8 +63,9 @@ export class Reconciler {
       for (const entry of page.items) {
         const namespace = namespaceFromStorageKey(entry.key, this.#deps.kinds);
         if (!namespace) continue;
-        namespaces += 1;
         const rebuilders = (this.#deps.rebuilders ?? []).filter((rebuilder) => rebuilder.handles(namespace.kind));
+        if (rebuilders.length === 0 && options.onlyRebuilt) continue;
+        namespaces += 1;
         // Walks the namespace's records once, repairing heads; what it gathers is each rebuilder's canonical state.
         const walk = async () => {
           const live: RecordRevision[] = [];
@@ -84,10 +85,6 @@ export class Reconciler {
           } while (recordCursor);
           return { live, ended };
         };
-        if (rebuilders.length === 0 && options.onlyRebuilt) {
-          namespaces -= 1;
-          continue;
-        }
         if (rebuilders.length === 0) await walk();
         // The first rebuilder walks (it decides when, against its own log); the others reuse what it read.
         let walked: ReturnType<typeof walk> | undefined;
