@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { HttpHandlerOptions, HttpRequest, HttpResponse, RequestHandler } from '@smithy/types';
+import { CONTEXT_LEFT_OUT, CONTEXT_OFFSET } from '../adapters/crypto/context-left-out.ts';
 import { InMemoryMetrics } from '../adapters/observability/in-memory-metrics.ts';
 import type { MetricName, Metrics } from '../kernel/observability/metrics.port.ts';
 import {
@@ -536,7 +537,7 @@ const ciphertextsOf = (item: AttributeMap | undefined): Buffer[] => {
   for (const value of Object.values(item)) {
     if (typeof value?.B !== 'string') continue;
     const bytes = decodeBinary(value.B);
-    if (bytes[0] === 0x01 || bytes[0] === 0x02) found.push(bytes);
+    if (bytes[0] === 0x01 || bytes[0] === 0x02 || bytes[0] === CONTEXT_LEFT_OUT) found.push(bytes);
   }
   return found;
 };
@@ -553,11 +554,11 @@ export const parseMessageHeader = (
 ): { providerId: string; branchKey?: string; branchKeyVersion?: string } | undefined => {
   const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
   let offset: number;
-  if (bytes[0] === 0x02) offset = 1 + 2 + 32;
-  else if (bytes[0] === 0x01 && bytes[1] === 0x80) offset = 2 + 2 + 16;
+  // A message stored without its encryption context (context-left-out.ts) has no context to skip.
+  if (bytes[0] === CONTEXT_LEFT_OUT) offset = CONTEXT_OFFSET;
+  else if (bytes[0] === 0x02) offset = CONTEXT_OFFSET + 2 + bytes.readUInt16BE(CONTEXT_OFFSET);
+  else if (bytes[0] === 0x01 && bytes[1] === 0x80) offset = 2 + 2 + 16 + 2 + bytes.readUInt16BE(2 + 2 + 16);
   else return undefined;
-  const aadLength = bytes.readUInt16BE(offset);
-  offset += 2 + aadLength;
   const dataKeys = bytes.readUInt16BE(offset);
   offset += 2;
   if (dataKeys < 1) return undefined;

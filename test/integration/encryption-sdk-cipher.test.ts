@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as sdk from '@aws-crypto/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONTEXT_LEFT_OUT, leaveContextOut, putContextBack } from '../../lambdas/adapters/crypto/context-left-out.ts';
 import { EncryptionSdkCipher, toSdkContext } from '../../lambdas/adapters/crypto/encryption-sdk-cipher.ts';
 import { loadOrCreateLocalKey, localKeyring } from '../../lambdas/adapters/crypto/local-key-file.ts';
 import { LOCAL_KMS_KEY_ARN, LocalKms, localKmsClientConfig } from '../../lambdas/adapters/crypto/local-kms.ts';
@@ -54,6 +55,49 @@ describe('Class: EncryptionSdkCipher', () => {
     expect(Buffer.from(await cipher.decrypt(ciphertext, context)).toString()).toBe('pangolin in the pantry');
   });
 
+  it('stores a message without the encryption context its header holds in clear, and puts it back to open it', async () => {
+    const { cipher } = await cipherWithNewKey();
+    const stored = await cipher.encrypt(Buffer.from('pangolin in the pantry'), context);
+    const whole = putContextBack(stored, toSdkContext(context));
+
+    // What is stored is the SDK's message less its serialised context (2 + 2 + 3 × 4 bytes of lengths, the keys
+    // and the values); none of the three values is in it, and the message put back is a whole one (version 2).
+    const contextBytes = Object.entries(toSdkContext(context)).reduce(
+      (total, [key, value]) => total + 4 + Buffer.byteLength(key) + Buffer.byteLength(value),
+      4,
+    );
+    expect(stored[0]).toBe(CONTEXT_LEFT_OUT);
+    expect(whole[0]).toBe(2);
+    expect(whole.length - stored.length).toBe(contextBytes);
+    for (const value of Object.values(context)) {
+      expect(Buffer.from(stored).toString('latin1')).not.toContain(value);
+      expect(Buffer.from(whole).toString('latin1')).toContain(value);
+    }
+    // Whole messages, as written before, still open; so does what is stored
+    expect(Buffer.from(await cipher.decrypt(whole, context)).toString()).toBe('pangolin in the pantry');
+    expect(Buffer.from(await cipher.decrypt(stored, context)).toString()).toBe('pangolin in the pantry');
+    // A message whose header does not hold that context is stored whole
+    expect(leaveContextOut(whole, { ...toSdkContext(context), extra: 'x' })).toBe(whole);
+  });
+
+  it('refuses a message stored without its context when read under another: the header it is put back into fails', async () => {
+    const { cipher } = await cipherWithNewKey();
+    const stored = await cipher.encrypt(Buffer.from('mine'), context);
+
+    for (const other of [
+      { ...context, recordId: '01BX5ZZKBKACTAV9WEVGEMMVRZ' },
+      { ...context, namespace: 't/acme/p/bob/note' },
+      { ...context, tenant: 'globex' },
+    ]) {
+      const refused = await failureOf(cipher.decrypt(stored, other));
+      expect(refused).toBeInstanceOf(CiphertextContextMismatchError);
+    }
+    // One byte of the stored message changed is refused too
+    const tampered = Uint8Array.from(stored);
+    tampered[40] = (tampered[40] ?? 0) ^ 1;
+    expect(await failureOf(cipher.decrypt(tampered, context))).toBeInstanceOf(CiphertextContextMismatchError);
+  });
+
   it.each([
     ['another tenant', { ...context, tenant: 'globex' }],
     ['another namespace', { ...context, namespace: 't/acme/p/bob/note' }],
@@ -92,10 +136,10 @@ describe('Class: EncryptionSdkCipher', () => {
   });
 
   it('refuses another record’s ciphertext on its context alone, and keeps why a ciphertext would not open as the cause', async () => {
-    // Prepare
+    // Prepare: a whole message (as written before contexts were left out), which carries its context
     const { cipher } = await cipherWithNewKey();
     const theirs = await cipherWithNewKey();
-    const mine = await cipher.encrypt(Buffer.from('mine'), context);
+    const mine = putContextBack(await cipher.encrypt(Buffer.from('mine'), context), toSdkContext(context));
     const underAnotherKey = await theirs.cipher.encrypt(Buffer.from('theirs'), context);
 
     // Act

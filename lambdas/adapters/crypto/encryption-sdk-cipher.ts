@@ -3,6 +3,7 @@ import type { ContentCipher, EncryptionContext } from '../../kernel/crypto/conte
 import { CiphertextContextMismatchError } from '../../kernel/crypto/crypto.errors.ts';
 import { ServiceUnavailableError } from '../../kernel/errors/domain-error.ts';
 import { translateAwsError } from '../aws-service-errors.ts';
+import { leaveContextOut, putContextBack } from './context-left-out.ts';
 import { type EncryptionSdk, loadEncryptionSdk } from './encryption-sdk.ts';
 
 /** The encryption context's keys in every message header (and so in the branch key supplier's input). */
@@ -57,9 +58,10 @@ export class EncryptionSdkCipher implements ContentCipher {
 
   async decrypt(ciphertext: Uint8Array, expected: EncryptionContext): Promise<Uint8Array> {
     const { decrypt } = await this.#sdkClient();
-    const guarded = expectingContext(await this.#keys.materials(), toSdkContext(expected));
+    const sdkContext = toSdkContext(expected);
+    const guarded = expectingContext(await this.#keys.materials(), sdkContext);
     try {
-      const { plaintext } = await decrypt(guarded, ciphertext);
+      const { plaintext } = await decrypt(guarded, putContextBack(ciphertext, sdkContext));
       return plaintext;
     } catch (error) {
       if (error instanceof CiphertextContextMismatchError) throw error;
@@ -75,13 +77,15 @@ export class EncryptionSdkCipher implements ContentCipher {
   async #encrypt(plaintext: Uint8Array, context: EncryptionContext): Promise<Uint8Array> {
     const sdk = await loadEncryptionSdk();
     const { encrypt } = await this.#sdkClient();
+    const encryptionContext = toSdkContext(context);
     const { result } = await encrypt(await this.#keys.materials(), plaintext, {
-      encryptionContext: toSdkContext(context),
+      encryptionContext,
       // Key commitment without the ECDSA signature suite: the same service writes and reads every ciphertext,
       // so a signature would prove nothing a reader does not already trust, and it costs milliseconds per call.
       suiteId: sdk.AlgorithmSuiteIdentifier.ALG_AES256_GCM_IV12_TAG16_HKDF_SHA512_COMMIT_KEY,
     });
-    return result;
+    // Every reader supplies the context it expects: the header's clear copy is not stored (context-left-out.ts).
+    return leaveContextOut(result, encryptionContext);
   }
 
   async #sdkClient(): Promise<ReturnType<EncryptionSdk['buildClient']>> {
