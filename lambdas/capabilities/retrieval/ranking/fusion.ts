@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cosineSimilarity } from './feature-hashing.ts';
+import { sparseCosine, sparseOf } from './sparse-vector.ts';
 
 /*
  * HYBRID ranking: fuse the keyword and the semantic leg, collapse exact duplicates, then rerank by Maximal
@@ -122,7 +122,11 @@ export function rerankByMaximalMarginalRelevance(
 ): HybridHit[] {
   const lambda = options.lambda ?? DEFAULT_MMR_LAMBDA;
   if (!(lambda >= 0 && lambda <= 1)) throw new RangeError('The MMR λ must be within [0, 1]');
-  const remaining = ranked.map((hit) => ({ hit, vector: vectorOf(hit.id), redundancy: 0 }));
+  // Sparse: each pick compares every remaining hit with it, and a text's vector has a few dozen components set.
+  const remaining = ranked.map((hit) => {
+    const vector = vectorOf(hit.id);
+    return { hit, vector: vector && sparseOf(vector), redundancy: 0 };
+  });
   const chosen: HybridHit[] = [];
   while (chosen.length < options.limit && remaining.length > 0) {
     let bestIndex = 0;
@@ -143,7 +147,7 @@ export function rerankByMaximalMarginalRelevance(
     if (picked.vector === undefined) continue;
     for (const entry of remaining) {
       if (entry.vector === undefined) continue;
-      entry.redundancy = Math.max(entry.redundancy, cosineSimilarity(entry.vector, picked.vector));
+      entry.redundancy = Math.max(entry.redundancy, sparseCosine(entry.vector, picked.vector));
     }
   }
   return chosen;
