@@ -16,6 +16,13 @@ const ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
  * event backbone, and search and context assembly over every searchable kind the modules declare — each hit
  * re-read from its canonical record before it is disclosed.
  */
+
+/**
+ * A function reads a namespace's index log at most this often: searches in between use what it holds. Another
+ * function's appends (in AWS, the consumer's) become searchable up to this much later; every hit is still
+ * verified against its canonical record, so nothing changed or deleted is shown for it.
+ */
+const INDEX_REVALIDATE_AFTER_MS = 100;
 export const retrievalModule = defineModule({
   name: 'retrieval',
   operations: RETRIEVAL_OPERATIONS,
@@ -33,7 +40,13 @@ export const retrievalModule = defineModule({
     const embedder = kernel.embedder ?? new FeatureHashingEmbedder();
     const parts = () => embeddedLegs(embedder);
     const index =
-      kernel.searchIndex ?? new EmbeddedSearchIndex({ store: kernel.searchIndexStore, parts, metrics: kernel.metrics });
+      kernel.searchIndex ??
+      new EmbeddedSearchIndex({
+        store: kernel.searchIndexStore,
+        parts,
+        metrics: kernel.metrics,
+        revalidateAfterMs: INDEX_REVALIDATE_AFTER_MS,
+      });
     const search = new SearchService({
       index,
       revisions: kernel.revisions,

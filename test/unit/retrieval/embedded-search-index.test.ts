@@ -22,7 +22,12 @@ describeSearchIndexContract('embedded, over the in-memory store', async () =>
 class CountingStore extends InMemorySearchIndexStore {
   appends = 0;
   endsRead = 0;
+  logReads = 0;
   refuseAll = false;
+  override async entriesAfter(namespace: Namespace, after: number, limit: number): Promise<readonly SealedEntry[]> {
+    this.logReads += 1;
+    return super.entriesAfter(namespace, after, limit);
+  }
   override async latestSequence(namespace: Namespace): Promise<number> {
     this.endsRead += 1;
     return super.latestSequence(namespace);
@@ -127,5 +132,63 @@ describe('EmbeddedSearchIndex: one process appends to a namespace one entry at a
     expect(readsAlone).toBe(1);
     expect(store.endsRead).toBe(3);
     expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(['d0', 'd1', 'd2', 'd3']);
+  });
+});
+
+describe('EmbeddedSearchIndex: a namespace read recently is searched as held', () => {
+  const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
+  let now = 0;
+  const open = (store: CountingStore, revalidateAfterMs: number) =>
+    new EmbeddedSearchIndex({
+      store,
+      parts: () => embeddedLegs(new FeatureHashingEmbedder()),
+      metrics: new InMemoryMetrics(),
+      revalidateAfterMs,
+      monotonicNow: () => now,
+    });
+  const idsFound = async (index: EmbeddedSearchIndex) =>
+    (await index.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} })).candidates
+      .map((candidate) => candidate.document.id)
+      .sort();
+
+  it('reads the log again only once the window has passed, and sees its own appends at once', async () => {
+    // Prepare: a searching process and another process's consumer, over one table
+    const store = new CountingStore();
+    const searcher = open(store, 100);
+    const consumer = open(store, 100);
+    const [first, second, third] = await Promise.all(
+      ['d0', 'd1', 'd2'].map((id) => searchDocument({ id, text: `release note ${id}` })),
+    );
+    await consumer.apply(notes, [{ type: 'upsert', document: first as never }]);
+    now = 1_000;
+    expect(await idsFound(searcher)).toEqual(['d0']);
+    const readsAfterLoad = store.logReads;
+
+    // Act: another process appends; this one searches within the window, then after it
+    await consumer.apply(notes, [{ type: 'upsert', document: second as never }]);
+    now = 1_099;
+    const withinWindow = await idsFound(searcher);
+    const readsWithin = store.logReads;
+    now = 1_100;
+    const afterWindow = await idsFound(searcher);
+
+    // Assess
+    expect(withinWindow).toEqual(['d0']);
+    expect(readsWithin).toBe(readsAfterLoad);
+    expect(afterWindow).toEqual(['d0', 'd1']);
+    expect(store.logReads).toBe(readsAfterLoad + 1);
+    // Its own append is searchable at once, within the window it just opened
+    await searcher.apply(notes, [{ type: 'upsert', document: third as never }]);
+    expect(await idsFound(searcher)).toEqual(['d0', 'd1', 'd2']);
+    expect(store.logReads).toBe(readsAfterLoad + 1);
+  });
+
+  it('reads the log before every search by default', async () => {
+    const store = new CountingStore();
+    const searcher = open(store, 0);
+    await searcher.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+    const reads = store.logReads;
+    await searcher.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+    expect(store.logReads).toBe(reads + 1);
   });
 });

@@ -67,6 +67,14 @@ describe('Class: ExactNearestNeighbours, over the query’s non-zero components'
       for (const limit of [1, 10, 299, 400]) {
         const found = index.nearest(query, limit).map(({ id, cosine }) => ({ id, cosine }));
         expect(found).toEqual(denseNearest(vectors, query, limit));
+        // A filter applied while selecting: the nearest of the kept ids, however few of the nearest overall it keeps
+        const keep = (id: string) => id.endsWith('7');
+        const kept = index.nearest(query, limit, keep).map(({ id, cosine }) => ({ id, cosine }));
+        expect(kept).toEqual(
+          denseNearest(vectors, query, vectors.length)
+            .filter((hit) => keep(hit.id))
+            .slice(0, limit),
+        );
       }
     }
   });

@@ -14,21 +14,14 @@ export const embeddedLegs = (embedder: Pick<Embedder, 'model' | 'dimensions'>): 
       remove: (id) => {
         keyword.remove(id);
       },
-      search: (query) => keyword.search(query, Math.max(1, keyword.size)),
+      search: (query, limit, keep) => keyword.search(query, limit, keep),
     },
     vectors: {
       set: (id, vector) => vectors.upsert(id, vector),
       remove: (id) => {
         vectors.remove(id);
       },
-      nearest: (query, limit, keep) => {
-        // Most searches filter little: ask for a few times `limit` first, everything only if filters ate those.
-        for (const depth of [limit * 4, vectors.size]) {
-          const kept = vectors.nearest(query, depth).filter((neighbour) => keep(neighbour.id));
-          if (kept.length >= limit || depth >= vectors.size) return kept.slice(0, limit);
-        }
-        return [];
-      },
+      nearest: (query, limit, keep) => vectors.nearest(query, limit, keep),
     },
   };
 };

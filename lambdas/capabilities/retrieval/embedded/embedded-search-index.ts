@@ -26,6 +26,15 @@ export interface EmbeddedSearchIndexOptions {
    * at most about max(compactEvery, documents / 4) changes, and writing snapshots costs O(1) a change, not O(N).
    */
   readonly compactEvery?: number;
+  /**
+   * A namespace whose log was read this recently is searched as held, without reading the log again: another
+   * process's appends show up at most this much later (this process's own appends apply as they are written).
+   * Verification against the canonical store is unaffected: a record changed or deleted is never shown stale.
+   * Default 0: the log is read before every search.
+   */
+  readonly revalidateAfterMs?: number;
+  /** Milliseconds on a monotonic clock (tests move it). */
+  readonly monotonicNow?: () => number;
 }
 
 const LOG_PAGE = 200;
@@ -60,6 +69,10 @@ export class EmbeddedSearchIndex implements SearchIndex {
   readonly #options: EmbeddedSearchIndexOptions;
   readonly #capacity: number;
   readonly #compactEvery: number;
+  readonly #revalidateAfterMs: number;
+  readonly #now: () => number;
+  /** By namespace key: when the log was last read for a namespace held (on `#now`), before the read was sent. */
+  readonly #revalidatedAt = new Map<string, number>();
   /** By namespace key, least recently used first. */
   readonly #loaded = new Map<string, NamespaceIndex>();
   /** One refresh at a time per namespace; concurrent searches share it. */
@@ -79,6 +92,8 @@ export class EmbeddedSearchIndex implements SearchIndex {
     this.#options = options;
     this.#capacity = options.capacity ?? 200_000;
     this.#compactEvery = options.compactEvery ?? 64;
+    this.#revalidateAfterMs = options.revalidateAfterMs ?? 0;
+    this.#now = options.monotonicNow ?? (() => performance.now());
   }
 
   /**
@@ -220,9 +235,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
   async #refresh(namespace: Namespace): Promise<NamespaceIndex> {
     try {
       const held = this.#loaded.get(namespace.key);
+      const started = this.#now();
+      const revalidated = this.#revalidatedAt.get(namespace.key);
+      if (held && revalidated !== undefined && started - revalidated < this.#revalidateAfterMs) {
+        this.#hold(namespace, held);
+        return held;
+      }
       const caughtUp = held && (await this.#catchUp(namespace, held));
       const index = caughtUp ? held : await this.#load(namespace);
       this.#hold(namespace, index);
+      this.#revalidatedAt.set(namespace.key, started);
       return index;
     } catch (error) {
       if (error instanceof ServiceUnavailableError) throw error;
@@ -273,6 +295,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
     for (const [key, loaded] of this.#loaded) {
       if (held <= this.#capacity || key === namespace.key) break;
       this.#loaded.delete(key);
+      this.#revalidatedAt.delete(key);
       held -= loaded.size;
     }
   }

@@ -9,21 +9,28 @@ import {
 import { TAG_EDGE } from '../indexing/search-documents.ts';
 import type { IndexSnapshot } from './index-codec.ts';
 
-/** The inverted index the keyword leg reads: raw BM25 scores, best first. */
+/**
+ * The inverted index the keyword leg reads: the `limit` best raw BM25 scores, best first, only over ids `keep`
+ * accepts (every id without it).
+ */
 export interface KeywordLeg {
   add(id: string, text: string): void;
   remove(id: string): void;
-  search(query: string): readonly { readonly id: string; readonly raw: number }[];
+  search(
+    query: string,
+    limit: number,
+    keep: ((id: string) => boolean) | undefined,
+  ): readonly { readonly id: string; readonly raw: number }[];
 }
 
-/** The vectors the semantic leg reads: cosine similarity, best first, only over ids `keep` accepts. */
+/** The vectors the semantic leg reads: the `limit` best cosines, best first, only over ids `keep` accepts. */
 export interface VectorLeg {
   set(id: string, vector: readonly number[]): void;
   remove(id: string): void;
   nearest(
     vector: readonly number[],
     limit: number,
-    keep: (id: string) => boolean,
+    keep: ((id: string) => boolean) | undefined,
   ): readonly { readonly id: string; readonly cosine: number }[];
 }
 
@@ -95,6 +102,8 @@ export class NamespaceIndex {
 
   candidates(query: CandidateQuery): Candidate[] {
     const keep = this.#filterOf(query.filter);
+    // The legs hold the documents this index holds: with no filter, they need not ask about each id.
+    const legKeep = Object.values(query.filter).some((value) => value !== undefined) ? keep : undefined;
     const found = new Map<
       string,
       { keyword?: number; semantic?: number; recency?: number; shared?: Record<string, string[]> }
@@ -105,16 +114,11 @@ export class NamespaceIndex {
       return entry;
     };
     if (query.keyword) {
-      let taken = 0;
-      for (const hit of this.#parts.keyword.search(query.keyword.text)) {
-        if (taken >= query.keyword.limit) break;
-        if (!keep(hit.id)) continue;
+      for (const hit of this.#parts.keyword.search(query.keyword.text, query.keyword.limit, legKeep))
         at(hit.id).keyword = hit.raw;
-        taken += 1;
-      }
     }
     if (query.semantic && query.semantic.model === this.#parts.model) {
-      for (const hit of this.#parts.vectors.nearest(query.semantic.vector, query.semantic.limit, keep))
+      for (const hit of this.#parts.vectors.nearest(query.semantic.vector, query.semantic.limit, legKeep))
         at(hit.id).semantic = hit.cosine;
     }
     if (query.recent) {

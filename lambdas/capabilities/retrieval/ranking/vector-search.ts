@@ -124,7 +124,8 @@ export class ExactNearestNeighbours implements NearestNeighbours {
     return vector;
   }
 
-  nearest(query: ArrayLike<number>, limit: number): Neighbour[] {
+  /** With `keep`, the nearest of the ids it accepts: a filter applied while selecting, not after. */
+  nearest(query: ArrayLike<number>, limit: number, keep?: (id: string) => boolean): Neighbour[] {
     if (query.length !== this.dimensions)
       throw new RangeError(`A query of ${query.length} dimensions in an index of ${this.dimensions}`);
     if (limit <= 0 || this.#ids.length === 0) return [];
@@ -136,7 +137,11 @@ export class ExactNearestNeighbours implements NearestNeighbours {
       const cosineB = cosines[b] as number;
       return cosineA > cosineB || (cosineA === cosineB && (ids[a] as string) < (ids[b] as string));
     };
-    const best = selectBest(slotsUpTo(ids.length), limit, slotRanksBefore);
+    const best = selectBest(
+      slotsUpTo(ids.length, keep && ((slot) => keep(ids[slot] as string))),
+      limit,
+      slotRanksBefore,
+    );
     return best.map((slot) => {
       const cosine = cosines[slot] ?? 0;
       return { id: ids[slot] ?? '', cosine, similarity: (cosine + 1) / 2 };
@@ -295,7 +300,7 @@ export class ExactNearestNeighbours implements NearestNeighbours {
   }
 }
 
-/** 0, 1, …, count − 1, without an array of them. */
-function* slotsUpTo(count: number): Generator<number> {
-  for (let slot = 0; slot < count; slot += 1) yield slot;
+/** 0, 1, …, count − 1 (those `keep` accepts), without an array of them. */
+function* slotsUpTo(count: number, keep?: (slot: number) => boolean): Generator<number> {
+  for (let slot = 0; slot < count; slot += 1) if (keep === undefined || keep(slot)) yield slot;
 }
