@@ -137,11 +137,7 @@ export class ExactNearestNeighbours implements NearestNeighbours {
       const cosineB = cosines[b] as number;
       return cosineA > cosineB || (cosineA === cosineB && (ids[a] as string) < (ids[b] as string));
     };
-    const best = selectBest(
-      slotsUpTo(ids.length, keep && ((slot) => keep(ids[slot] as string))),
-      limit,
-      slotRanksBefore,
-    );
+    const best = selectBest(this.#contenders(cosines, limit, keep), limit, slotRanksBefore);
     return best.map((slot) => {
       const cosine = cosines[slot] ?? 0;
       return { id: ids[slot] ?? '', cosine, similarity: (cosine + 1) / 2 };
@@ -212,6 +208,23 @@ export class ExactNearestNeighbours implements NearestNeighbours {
     return this.encoding === 'float32'
       ? (this.#floats[position] ?? 0)
       : (this.#bytes[position] ?? 0) * (this.#scales[slot] ?? 0);
+  }
+
+  /**
+   * The slots the best `limit` are among: those with a positive cosine when there are that many (a text shares
+   * components with few others, and every slot that shares none has cosine 0, below them), else every slot.
+   */
+  #contenders(cosines: Float64Array, limit: number, keep: ((id: string) => boolean) | undefined): Int32Array {
+    const kept = (slot: number) => keep === undefined || keep(this.#ids[slot] as string);
+    const positive = new Int32Array(cosines.length);
+    let count = 0;
+    for (let slot = 0; slot < cosines.length; slot += 1)
+      if ((cosines[slot] as number) > 0 && kept(slot)) positive[count++] = slot;
+    if (count >= limit) return positive.subarray(0, count);
+    const every = new Int32Array(cosines.length);
+    count = 0;
+    for (let slot = 0; slot < cosines.length; slot += 1) if (kept(slot)) every[count++] = slot;
+    return every.subarray(0, count);
   }
 
   /**
@@ -298,9 +311,4 @@ export class ExactNearestNeighbours implements NearestNeighbours {
       this.#scales = scales;
     }
   }
-}
-
-/** 0, 1, …, count − 1 (those `keep` accepts), without an array of them. */
-function* slotsUpTo(count: number, keep?: (slot: number) => boolean): Generator<number> {
-  for (let slot = 0; slot < count; slot += 1) if (keep === undefined || keep(slot)) yield slot;
 }
