@@ -145,7 +145,7 @@ const USAGE = `Usage: npm run bench [-- --quick] [--out FILE] [--stdout] [--scen
   --out FILE       write the Markdown report to FILE instead
   --stdout         print the report only
   --scenario NAME  run only this scenario (repeatable): notes-load, learning-load, lambda-bundles,
-                   retrieval-quality; search-load (90–100 min) runs only when named
+                   retrieval-quality; search-load (about half an hour) runs only when named
   --save-bundle-baseline NAME
                    also save the bundle figures as the committed baseline later reports compare with
   --save-cost-baseline NAME

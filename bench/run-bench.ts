@@ -80,7 +80,7 @@ const main = async (options: BenchOptions) => {
   const durationSeconds = (performance.now() - started) / 1000;
   const markdown = renderBenchmarks(
     {
-      command: options.quick ? 'npm run bench -- --quick' : 'npm run bench',
+      command: benchCommand(options),
       startedAt,
       durationSeconds,
       machine,
@@ -104,6 +104,15 @@ const main = async (options: BenchOptions) => {
   if (!options.reportPath || options.quick) process.stdout.write(markdown);
   if (failed) process.exitCode = 1;
 };
+
+/** The command line that reproduces the run: quick or not, and the scenarios named. */
+function benchCommand(options: BenchOptions): string {
+  const flags = [
+    ...(options.quick ? ['--quick'] : []),
+    ...(options.scenarios ?? []).map((name) => `--scenario ${name}`),
+  ];
+  return flags.length > 0 ? `npm run bench -- ${flags.join(' ')}` : 'npm run bench';
+}
 
 try {
   await main(parseBenchOptions(process.argv.slice(2)));

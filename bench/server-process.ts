@@ -49,6 +49,8 @@ export interface ServerStartOptions {
    * operation caused): the cost runs do; the latency runs do not, since no function in AWS pays for that parse.
    */
   meterEngineWork?: boolean;
+  /** How long the start may take: a large data folder's journal takes a while to replay. */
+  startupTimeoutMs?: number;
 }
 
 export class ServerProcess {
@@ -105,10 +107,11 @@ export class ServerProcess {
     });
     let output = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
+      const startupTimeoutMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`The local server did not start within ${STARTUP_TIMEOUT_MS} ms:\n${output}`));
-      }, STARTUP_TIMEOUT_MS);
+        reject(new Error(`The local server did not start within ${startupTimeoutMs} ms:\n${output}`));
+      }, startupTimeoutMs);
       const onData = (chunk: Buffer) => {
         output += chunk.toString('utf8');
         const match = LISTENING.exec(output);

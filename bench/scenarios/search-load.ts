@@ -104,7 +104,8 @@ interface Server {
  */
 const startServer = async (dataDir: string, meterEngineWork = false): Promise<Server & { startSeconds: number }> => {
   const started = performance.now();
-  const process = await ServerProcess.start(dataDir, { meterEngineWork });
+  // 10k notes' data replays in about 15 s: 100k, ten times that, with room to spare.
+  const process = await ServerProcess.start(dataDir, { meterEngineWork, startupTimeoutMs: 10 * 60_000 });
   return { process, client: new HttpClient(process.url), startSeconds: (performance.now() - started) / 1000 };
 };
 
