@@ -192,3 +192,50 @@ describe('EmbeddedSearchIndex: a namespace read recently is searched as held', (
     expect(store.logReads).toBe(reads + 1);
   });
 });
+
+describe('EmbeddedSearchIndex: its own appends land while a search reads the log', () => {
+  const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
+
+  /** Holds each log read until the test lets it answer. */
+  class HeldReadsStore extends InMemorySearchIndexStore {
+    hold = false;
+    #release: (() => void) | undefined;
+    readonly reading = { started: Promise.withResolvers<void>() };
+    override async entriesAfter(namespace: Namespace, after: number, limit: number): Promise<readonly SealedEntry[]> {
+      if (!this.hold) return super.entriesAfter(namespace, after, limit);
+      this.reading.started.resolve();
+      await new Promise<void>((resolve) => {
+        this.#release = resolve;
+      });
+      return super.entriesAfter(namespace, after, limit);
+    }
+    release(): void {
+      this.hold = false;
+      this.#release?.();
+    }
+  }
+
+  it('takes the log read that crossed its own append as it is, without loading the namespace again', async () => {
+    // Prepare: this process holds the namespace
+    const store = new HeldReadsStore();
+    const metrics = new InMemoryMetrics();
+    const index = new EmbeddedSearchIndex({ store, parts: () => embeddedLegs(new FeatureHashingEmbedder()), metrics });
+    const [first, mine] = await Promise.all(
+      ['d0', 'd1'].map((id) => searchDocument({ id, text: `release note ${id}` })),
+    );
+    await index.apply(notes, [{ type: 'upsert', document: first as never }]);
+    await index.candidates(notes, { filter: {} });
+
+    // Act: a search's log read is in flight while this process appends, and answers after the append
+    store.hold = true;
+    const searching = index.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
+    await store.reading.started.promise;
+    await index.apply(notes, [{ type: 'upsert', document: mine as never }]);
+    store.release();
+    const found = await searching;
+
+    // Assess: loaded once (its first search), never again, and the append is in what the search found
+    expect(metrics.countOf('search.index_loaded')).toBe(1);
+    expect(found.candidates.map((candidate) => candidate.document.id).sort()).toEqual(['d0', 'd1']);
+  });
+});

@@ -272,11 +272,15 @@ export class EmbeddedSearchIndex implements SearchIndex {
    */
   async #catchUp(namespace: Namespace, index: NamespaceIndex): Promise<boolean> {
     for (;;) {
-      const entries = await this.#options.store.entriesAfter(namespace, index.sequence, LOG_PAGE);
+      // This process's own appends move a held index on while the read is in flight: the gap is judged against
+      // what was asked for, and the entries they applied meanwhile are skipped (not a reason to reload it all).
+      const asked = index.sequence;
+      const entries = await this.#options.store.entriesAfter(namespace, asked, LOG_PAGE);
       const [first] = entries;
       if (!first) return true;
-      if (first.sequence !== index.sequence + 1) return false;
+      if (first.sequence !== asked + 1) return false;
       for (const entry of entries) {
+        if (entry.sequence <= index.sequence) continue;
         if (entry.sequence !== index.sequence + 1) return true;
         const changes = decodeChanges(entry.body);
         for (const change of changes) index.apply(change);
