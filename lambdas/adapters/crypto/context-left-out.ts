@@ -17,7 +17,12 @@ const VERSION_2 = 0x02;
 /** Where a version 2 header's serialised context starts. */
 export const CONTEXT_OFFSET = 1 + 2 + 32;
 
-/** The context as the SDK serialises it into a header: its length, the pair count, pairs sorted by key bytes. */
+/**
+ * The context as the SDK serialises it into a header: its length, the pair count, pairs sorted by key bytes.
+ * The SDK's own serialiser is in @aws-crypto/serialize, which the SDK brings when it loads (lazily, after init:
+ * encryption-sdk.ts); importing it here would evaluate it at init. A copy that ever differed costs only bytes:
+ * `leaveContextOut` compares it with the header and stores the whole message when they differ.
+ */
 const serialisedContext = (context: Readonly<Record<string, string>>): Buffer => {
   const pairs = Object.entries(context)
     .map(([key, value]) => [Buffer.from(key, 'utf8'), Buffer.from(value, 'utf8')] as const)

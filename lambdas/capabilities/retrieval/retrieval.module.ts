@@ -12,17 +12,17 @@ import { SEARCH_INDEX_REBUILD, searchIndexRebuild } from './search-index-rebuild
 const ENTRY = 'lambdas/capabilities/retrieval/retrieval.lambda.ts';
 
 /**
- * Retrieval (reference 000's strategies, reference 002 §10): a derived search index per namespace, fed by the
- * event backbone, and search and context assembly over every searchable kind the modules declare — each hit
- * re-read from its canonical record before it is disclosed.
- */
-
-/**
  * A function reads a namespace's index log at most this often: searches in between use what it holds. Another
  * function's appends (in AWS, the consumer's) become searchable up to this much later; every hit is still
  * verified against its canonical record, so nothing changed or deleted is shown for it.
  */
 const INDEX_REVALIDATE_AFTER_MS = 100;
+
+/**
+ * Retrieval (reference 000's strategies, reference 002 §10): a derived search index per namespace, fed by the
+ * event backbone, and search and context assembly over every searchable kind the modules declare — each hit
+ * re-read from its canonical record before it is disclosed.
+ */
 export const retrievalModule = defineModule({
   name: 'retrieval',
   operations: RETRIEVAL_OPERATIONS,

@@ -200,10 +200,10 @@ describe('EmbeddedSearchIndex: its own appends land while a search reads the log
   class HeldReadsStore extends InMemorySearchIndexStore {
     hold = false;
     #release: (() => void) | undefined;
-    readonly reading = { started: Promise.withResolvers<void>() };
+    readonly readStarted = Promise.withResolvers<void>();
     override async entriesAfter(namespace: Namespace, after: number, limit: number): Promise<readonly SealedEntry[]> {
       if (!this.hold) return super.entriesAfter(namespace, after, limit);
-      this.reading.started.resolve();
+      this.readStarted.resolve();
       await new Promise<void>((resolve) => {
         this.#release = resolve;
       });
@@ -229,7 +229,7 @@ describe('EmbeddedSearchIndex: its own appends land while a search reads the log
     // Act: a search's log read is in flight while this process appends, and answers after the append
     store.hold = true;
     const searching = index.candidates(notes, { keyword: { text: 'release', limit: 10 }, filter: {} });
-    await store.reading.started.promise;
+    await store.readStarted.promise;
     await index.apply(notes, [{ type: 'upsert', document: mine as never }]);
     store.release();
     const found = await searching;
