@@ -18,6 +18,7 @@ import { LoggingFormat, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { BRANCH_KEY_CACHE_SECONDS } from '../lambdas/adapters/crypto/hierarchical-keys.ts';
 import { DeploymentDocument } from '../lambdas/composition/deployment-document.ts';
 import type { EngineWork, OperationCost } from '../lambdas/local/request-cost-meter.ts';
+import { REQUEST_TRACING_DEFAULT } from '../lib/constructs/api-functions.ts';
 import { ACCESS_LOG_FIELDS } from '../lib/constructs/http-api.ts';
 import { SERVICE_FUNCTION_DEFAULTS } from '../lib/constructs/service-function.ts';
 import { median, percentile } from './stats.ts';
@@ -31,9 +32,14 @@ export const LAMBDA_ARM_USD_PER_GB_SECOND = 0.000_013_333_4;
 /** The memory size the functions are deployed with (`SERVICE_FUNCTION_DEFAULTS` in lib/). */
 export const LAMBDA_MEMORY_MB: number = SERVICE_FUNCTION_DEFAULTS.memorySize;
 export const LAMBDA_MEMORY_GB = LAMBDA_MEMORY_MB / 1024;
-/** Whether the functions are deployed with active tracing (`SERVICE_FUNCTION_DEFAULTS.tracing`). */
-const TRACING_ACTIVE =
+/** Whether the background functions are deployed with active tracing (`SERVICE_FUNCTION_DEFAULTS.tracing`). */
+const BACKGROUND_TRACING_ACTIVE =
   String((SERVICE_FUNCTION_DEFAULTS as { readonly tracing?: string }).tracing ?? '') === Tracing.ACTIVE;
+/**
+ * Whether the request functions are (`REQUEST_TRACING_DEFAULT`). Pass-through records only what a caller sampled:
+ * the load's callers send no trace header, and API Gateway's HTTP APIs make no sampling decision of their own.
+ */
+const REQUEST_TRACING_ACTIVE = String(REQUEST_TRACING_DEFAULT) === Tracing.ACTIVE;
 /**
  * Whether Lambda writes its START, END and REPORT lines (`SERVICE_FUNCTION_DEFAULTS`): always in the text format,
  * in the JSON format only at a system log level of INFO or DEBUG.
@@ -81,8 +87,10 @@ export interface AwsAssumptions {
   readonly streamShards: number;
   readonly streamPollsPerSecond: number;
   readonly putEventsEntriesPerCall: number;
-  /** Whether the functions trace actively (and whether REPORT lines carry an XRAY line). */
-  readonly tracing: boolean;
+  /** Whether the request functions trace actively (and whether their REPORT lines carry an XRAY line). */
+  readonly requestTracing: boolean;
+  /** Whether the relay and the consumers do (the consumers join the relay's trace). */
+  readonly backgroundTracing: boolean;
   readonly samplingReservoirPerSecond: number;
   readonly samplingRate: number;
   readonly traceRetrievalsPerTrace: number;
@@ -109,7 +117,8 @@ export const AWS_ASSUMPTIONS: AwsAssumptions = {
   streamPollsPerSecond: 4,
   /** PutEvents takes at most ten entries per call. */
   putEventsEntriesPerCall: 10,
-  tracing: TRACING_ACTIVE,
+  requestTracing: REQUEST_TRACING_ACTIVE,
+  backgroundTracing: BACKGROUND_TRACING_ACTIVE,
   /**
    * The sampling Lambda's active tracing applies, per function: the first request each second and 5% of the rest
    * (Lambda does not let a function's sampling rate be configured).
@@ -416,10 +425,9 @@ export const modelCorrectedCost = (
   // X-Ray: the operation's function samples its own traces; the relay's invocations start theirs, which the
   // consumers join (the trace header travels with the events).
   const relayPerSecond = Math.min(rates.eventsPerSecond, assumptions.streamShards * assumptions.streamPollsPerSecond);
-  const traces = !assumptions.tracing
-    ? 0
-    : sampledShare(rates.operationPerSecond, assumptions) +
-      relayInvocations * sampledShare(relayPerSecond, assumptions);
+  const traces =
+    (assumptions.requestTracing ? sampledShare(rates.operationPerSecond, assumptions) : 0) +
+    (assumptions.backgroundTracing ? relayInvocations * sampledShare(relayPerSecond, assumptions) : 0);
   const xray =
     traces *
     (XRAY_USD_PER_MILLION_TRACES_RECORDED +
@@ -481,7 +489,7 @@ const platformLogBytes = (billedMs: number, assumptions: AwsAssumptions = AWS_AS
     `END RequestId: ${SAMPLE_REQUEST_ID}\n`,
     `REPORT RequestId: ${SAMPLE_REQUEST_ID}\tDuration: ${(billedMs - 0.42).toFixed(2)} ms\tBilled Duration: ${billedMs} ms\t` +
       `Memory Size: ${LAMBDA_MEMORY_MB} MB\tMax Memory Used: 112 MB\t\n` +
-      (!assumptions.tracing
+      (!assumptions.requestTracing
         ? ''
         : 'XRAY TraceId: 1-6759e988-bd862e3fe1be46a994272793\tSegmentId: 53995c3f42cd8ad8\tSampled: true\t\n'),
   ];
@@ -606,7 +614,10 @@ export const CORRECTED_MODEL_NOTES = [
     : "CloudWatch Logs: Lambda's START, END and REPORT lines are not written (JSON log format, system log level WARN); the HTTP ") +
     "API's access log line per request, and an embedded-metric-format line per invocation that counted a metric, each with " +
     `CloudWatch's ${AWS_ASSUMPTIONS.logEventOverheadBytes} bytes per event; nothing else is logged on the way of a request that succeeds.`,
-  'X-Ray: active tracing on every function, the default sampling rule per function (the first request each second, ' +
-    `${AWS_ASSUMPTIONS.samplingRate * 100}% of the rest) at the operation's rate in the workload; the consumers join the relay's trace. ` +
-    'Each recorded trace is counted as retrieved once.',
+  (AWS_ASSUMPTIONS.requestTracing
+    ? 'X-Ray: active tracing on every function, '
+    : "X-Ray: the request functions pass their caller's sampling through (the load sends no trace header, so none is " +
+      'recorded); the relay and the consumers trace actively, ') +
+    `Lambda's sampling per function (the first invocation each second, ${AWS_ASSUMPTIONS.samplingRate * 100}% of the rest) at ` +
+    "the function's rate in the workload; the consumers join the relay's trace. Each recorded trace is counted as retrieved once.",
 ];

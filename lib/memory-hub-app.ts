@@ -1,7 +1,7 @@
 import { App, type AppProps, Validations } from 'aws-cdk-lib';
 import cdkNag from 'cdk-nag';
 import { chosenEnvironment } from './deployment-environment.ts';
-import { MemoryHubStack, type MemoryHubStackProps } from './memory-hub-stack.ts';
+import { MemoryHubStack, type MemoryHubStackProps, type RequestTracing } from './memory-hub-stack.ts';
 import { concurrencyFromContext } from './reserved-concurrency.ts';
 
 // cdk-nag is CommonJS with exports Node cannot detect statically; take them from the default export.
@@ -43,11 +43,14 @@ export function createMemoryHubApp(options: MemoryHubAppOptions = {}): { app: Ap
     (typeof contextModelId === 'string'
       ? { modelId: contextModelId, ...(contextDimensions !== undefined && { dimensions: Number(contextDimensions) }) }
       : undefined);
+  const contextTracing: unknown = app.node.tryGetContext('requestTracing');
+  const requestTracing = stackProps.requestTracing ?? (contextTracing as RequestTracing | undefined);
   const stack = new MemoryHubStack(app, `MemoryHub-${stage}`, {
     ...concurrencyFromContext((key) => app.node.tryGetContext(key)),
     ...stackProps,
     encryptionKeyArn,
     ...(embeddingModel && { embeddingModel }),
+    ...(requestTracing !== undefined && { requestTracing }),
     env: environment,
     stage,
   });

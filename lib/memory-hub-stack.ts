@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Stack, type StackProps, Tags } from 'aws-cdk-lib';
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import type { FeaturePlan } from 'aws-cdk-lib/aws-cognito';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import type { BackendResources } from './backend-access.ts';
 import { pascalCase } from './construct-ids.ts';
@@ -82,7 +83,17 @@ export interface MemoryHubStackProps extends StackProps, ConcurrencyProps {
    * are not searched until the index is rebuilt. Context `embeddingModelId` / `embeddingDimensions`.
    */
   readonly embeddingModel?: EmbeddingModelProps;
+  /**
+   * How the request functions are traced: `pass-through` follows a caller's sampled trace only; `active` has Lambda
+   * sample every function's requests too (about $0.50 more per million requests, BENCHMARKS.md). The background
+   * functions and workflows trace actively either way. Context `requestTracing`.
+   * @default 'pass-through' (`REQUEST_TRACING_DEFAULT`)
+   */
+  readonly requestTracing?: RequestTracing;
 }
+
+export const REQUEST_TRACING_CHOICES = ['active', 'pass-through'] as const;
+export type RequestTracing = (typeof REQUEST_TRACING_CHOICES)[number];
 
 /** One deployment of Memory Hub. Composes the constructs; holds no resource definitions of its own. */
 export class MemoryHubStack extends Stack {
@@ -105,6 +116,11 @@ export class MemoryHubStack extends Stack {
     if (!STAGE_PATTERN.test(props.stage)) {
       throw new Error(`Invalid stage "${props.stage}": expected ${STAGE_PATTERN} (e.g. dev, prod)`);
     }
+    if (props.requestTracing !== undefined && !REQUEST_TRACING_CHOICES.includes(props.requestTracing)) {
+      throw new Error(
+        `Invalid requestTracing "${props.requestTracing}": expected ${REQUEST_TRACING_CHOICES.join(' or ')}`,
+      );
+    }
     const {
       stage,
       openApiDocumentPath,
@@ -118,6 +134,7 @@ export class MemoryHubStack extends Stack {
       encryptionKeyArn,
       openSearch,
       embeddingModel,
+      requestTracing,
       reservedConcurrency,
       accountConcurrency,
       ...stackProps
@@ -184,6 +201,7 @@ export class MemoryHubStack extends Stack {
       httpApi: this.api.httpApi,
       authorizer: this.api.authorizer,
       stateMachines: this.workflows.stateMachines,
+      ...(requestTracing && { tracing: requestTracing === 'active' ? Tracing.ACTIVE : Tracing.PASS_THROUGH }),
     });
 
     this.searchCollection = openSearch && this.#searchCollection(stage, openSearch);

@@ -338,10 +338,16 @@ const LEVERS: readonly {
     label: 'No head-projection consumer (the writer moves the head; the reconciler catches a deferred one)',
     withoutConsumers: ['head-projection'],
   },
-  { label: 'No active tracing', assumptions: { tracing: false } },
+  AWS_ASSUMPTIONS.requestTracing
+    ? { label: 'Request functions tracing pass-through (their caller sampled)', assumptions: { requestTracing: false } }
+    : {
+        label: 'Request functions tracing actively (`requestTracing: active`), as before this change',
+        assumptions: { requestTracing: true },
+      },
+  { label: 'No active tracing anywhere', assumptions: { requestTracing: false, backgroundTracing: false } },
   {
-    label: 'No head-projection consumer and no active tracing',
-    assumptions: { tracing: false },
+    label: 'No head-projection consumer and no active tracing anywhere',
+    assumptions: { requestTracing: false, backgroundTracing: false },
     withoutConsumers: ['head-projection'],
   },
 ];

@@ -9,6 +9,7 @@ import {
   type IHttpRouteAuthorizer,
 } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import {
@@ -45,7 +46,18 @@ export interface ApiFunctionsProps extends BackendResources {
   readonly stateMachines?: ReadonlyMap<string, IStateMachine>;
   /** Tuning shared by every API function; each has explicit defaults in `ServiceFunction`. */
   readonly functionProps?: Pick<ServiceFunctionProps, 'memorySize' | 'timeout' | 'logRetention'>;
+  /** How the request functions are traced. @default REQUEST_TRACING_DEFAULT */
+  readonly tracing?: Tracing.ACTIVE | Tracing.PASS_THROUGH;
 }
+
+/**
+ * Request functions trace only what arrives sampled upstream, not a share of every request of their own: Lambda's active
+ * sampling (the first request each second and 5% of the rest, per function, not configurable) recorded about 8%
+ * of the requests of the 120/s mix, half a dollar per million, a tenth of what the whole mix costs (BENCHMARKS.md).
+ * The background functions trace actively (`SERVICE_FUNCTION_DEFAULTS.tracing`): they run at a few invocations a
+ * second, and their traces follow an event through the relay and its consumers. `requestTracing: 'active'` opts in.
+ */
+export const REQUEST_TRACING_DEFAULT = Tracing.PASS_THROUGH;
 
 /**
  * The API's Lambda functions and routes, derived from the OpenAPI document: one function per distinct
@@ -86,6 +98,7 @@ export class ApiFunctions extends Construct {
           ...(spec.startsWorkflows ? this.allowStartingWorkflows(spec, props.stateMachines) : {}),
         },
         readsParameters: readsConfiguration(spec.access),
+        tracing: props.tracing ?? REQUEST_TRACING_DEFAULT,
       });
       grantBackendAccess(serviceFunction, props, spec.access);
       // Every authenticated operation leases its caller's app client quota; write functions may update already.

@@ -44,6 +44,12 @@ export interface ServiceFunctionProps
    * @default false
    */
   readonly readsParameters?: boolean;
+  /**
+   * `Tracing.ACTIVE`: Lambda samples invocations itself (the first each second and 5% of the rest, not
+   * configurable). `Tracing.PASS_THROUGH`: only an invocation whose incoming trace header is sampled is traced.
+   * @default SERVICE_FUNCTION_DEFAULTS.tracing
+   */
+  readonly tracing?: Tracing.ACTIVE | Tracing.PASS_THROUGH;
 }
 
 /** Secure, explicit defaults shared by every Memory Hub Lambda function. */
@@ -53,6 +59,7 @@ export const SERVICE_FUNCTION_DEFAULTS = {
   memorySize: 512,
   timeout: Duration.seconds(10),
   logRetention: RetentionDays.ONE_MONTH,
+  /** The background functions (relay, consumers, workflow steps, Cognito's trigger); see `REQUEST_TRACING_DEFAULT`. */
   tracing: Tracing.ACTIVE,
   /*
    * JSON logs, and of Lambda's own lines only warnings and errors: START, END and REPORT (a third of the log bytes
@@ -119,7 +126,13 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    const { logRetention, synchronous = true, readsParameters = false, ...functionProps } = props;
+    const {
+      logRetention,
+      synchronous = true,
+      readsParameters = false,
+      tracing = SERVICE_FUNCTION_DEFAULTS.tracing,
+      ...functionProps
+    } = props;
     const memorySize = props.memorySize ?? SERVICE_FUNCTION_DEFAULTS.memorySize;
     const timeout = props.timeout ?? SERVICE_FUNCTION_DEFAULTS.timeout;
     if (memorySize < 128 || memorySize > 10_240) {
@@ -161,15 +174,22 @@ export class ServiceFunction extends Construct {
       ...(readsParameters && {
         paramsAndSecrets: parametersExtension(this.node.tryGetContext(PARAMETERS_EXTENSION_LAYER_CONTEXT)),
       }),
-      // Lambda records each invocation's segment; the SDK's calls carry the trace header on to the bus and the
-      // consumers. No X-Ray SDK runs in the function (adapters/observability/powertools.ts says why).
-      tracing: SERVICE_FUNCTION_DEFAULTS.tracing,
+      // Lambda records each traced invocation's segment; the SDK's calls carry the trace header on to the bus and
+      // the consumers. No X-Ray SDK runs in the function (adapters/observability/powertools.ts says why).
+      tracing,
     });
     Validations.of(this.role).acknowledge({
       id: 'AwsSolutions::AwsSolutions-IAM5[Resource::*]',
       reason:
-        'Added by active tracing: X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions.',
+        'Added by tracing (active or pass-through): X-Ray PutTraceSegments/PutTelemetryRecords support no resource-level permissions.',
     });
+    if (tracing === Tracing.PASS_THROUGH) {
+      Validations.of(this.function).acknowledge({
+        id: 'Serverless::Serverless-LambdaTracing',
+        reason:
+          "Pass-through tracing, the stack's choice for request functions (README, Tracing): Lambda's own sampling of every function's requests cost a tenth of the 120/s mix; requestTracing=active turns it on.",
+      });
+    }
     if (synchronous) {
       Validations.of(this.function).acknowledge({
         id: 'Serverless::Serverless-LambdaDLQ',

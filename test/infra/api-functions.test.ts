@@ -257,3 +257,53 @@ describe('Construct: ApiFunctions', () => {
     }
   });
 });
+
+describe('Construct: ApiFunctions, request tracing', () => {
+  const tracingModes = (synthesized: SynthesizedApp): { request: string[]; background: string[] } => {
+    const requestIds = new Set(
+      [...synthesized.stack.apiFunctions.functions.values()].map((serviceFunction) =>
+        synthesized.stack.getLogicalId(serviceFunction.function.node.defaultChild as CfnElement),
+      ),
+    );
+    const modes = { request: [] as string[], background: [] as string[] };
+    for (const [id, resource] of Object.entries(synthesized.template.findResources('AWS::Lambda::Function')))
+      modes[requestIds.has(id) ? 'request' : 'background'].push(resource.Properties.TracingConfig.Mode);
+    return modes;
+  };
+
+  it('traces actively on every function when the context asks for requestTracing=active', () => {
+    // Prepare & Act
+    const synthesized = synthesizeApp({ context: { requestTracing: 'active' } });
+
+    // Assess
+    try {
+      const modes = tracingModes(synthesized);
+      expect(new Set(modes.request)).toEqual(new Set(['Active']));
+      expect(new Set(modes.background)).toEqual(new Set(['Active']));
+    } finally {
+      synthesized.dispose();
+    }
+  });
+
+  it('passes the caller’s sampling through on the request functions by default, the others tracing actively', () => {
+    // Prepare & Act
+    const synthesized = synthesizeApp();
+
+    // Assess
+    try {
+      const modes = tracingModes(synthesized);
+      expect(modes.request).toHaveLength(6);
+      expect(new Set(modes.request)).toEqual(new Set(['PassThrough']));
+      expect(new Set(modes.background)).toEqual(new Set(['Active']));
+    } finally {
+      synthesized.dispose();
+    }
+  });
+
+  it('refuses a requestTracing that is neither active nor pass-through', () => {
+    // Act & Assess
+    expect(() => synthesizeApp({ context: { requestTracing: 'sometimes' } })).toThrow(
+      'Invalid requestTracing "sometimes": expected active or pass-through',
+    );
+  });
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_PARAMETER_INITIAL_VALUE } from '../../lib/constructs/parameters.ts';
@@ -187,14 +188,23 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
       });
   });
 
-  it('traces every function actively', () => {
+  it('traces the background functions actively, and the request functions what their caller sampled', () => {
     // Prepare
     const functions = Object.entries(synthesized.template.findResources('AWS::Lambda::Function'));
+    const requestFunctions = new Set(
+      [...synthesized.stack.apiFunctions.functions.values()].map((serviceFunction) =>
+        synthesized.stack.getLogicalId(serviceFunction.function.node.defaultChild as CfnFunction),
+      ),
+    );
 
     // Assess
     expect(functions.length).toBeGreaterThan(20);
+    expect(requestFunctions.size).toBeGreaterThan(5);
     for (const [id, resource] of functions)
-      expect({ id, tracing: resource.Properties.TracingConfig }).toEqual({ id, tracing: { Mode: 'Active' } });
+      expect({ id, tracing: resource.Properties.TracingConfig }).toEqual({
+        id,
+        tracing: { Mode: requestFunctions.has(id) ? 'PassThrough' : 'Active' },
+      });
   });
 
   it('logs JSON from every function, and of Lambda’s own lines only warnings and errors', () => {

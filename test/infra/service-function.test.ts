@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Tracing } from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ServiceFunction } from '../../lib/constructs/service-function.ts';
 import { bareStack } from './support/fixture-app.ts';
@@ -52,7 +53,7 @@ describe('Construct: ServiceFunction', () => {
     );
   });
 
-  it('traces every invocation actively: Lambda records the segment, no X-Ray SDK runs in the function', () => {
+  it('traces every invocation actively by default: Lambda records the segment, no X-Ray SDK runs in the function', () => {
     // Prepare
     const stack = bareStack();
 
@@ -61,6 +62,26 @@ describe('Construct: ServiceFunction', () => {
 
     // Assess
     Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', { TracingConfig: { Mode: 'Active' } });
+    Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Action: ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'], Resource: '*' }),
+        ]),
+      },
+    });
+  });
+
+  it('traces only what the caller sampled when asked for pass-through, still allowed to send the segment', () => {
+    // Prepare
+    const stack = bareStack();
+
+    // Act
+    new ServiceFunction(stack, 'Function', { entry, handler: 'getHealth', tracing: Tracing.PASS_THROUGH });
+
+    // Assess
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      TracingConfig: { Mode: 'PassThrough' },
+    });
     Template.fromStack(stack).hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([

@@ -151,6 +151,42 @@ describe('Module: cost-model', () => {
     });
   });
 
+  describe('Assumption: tracing', () => {
+    it("records the request function's sampled share only when it traces actively; the relay's traces either way", () => {
+      // Act
+      const passThrough = modelCorrectedCost(write('note'), RATES, CONSUMERS, {
+        ...AWS_ASSUMPTIONS,
+        requestTracing: false,
+        backgroundTracing: true,
+      });
+      const active = modelCorrectedCost(write('note'), RATES, CONSUMERS, {
+        ...AWS_ASSUMPTIONS,
+        requestTracing: true,
+        backgroundTracing: true,
+      });
+      const none = modelCorrectedCost(write('note'), RATES, CONSUMERS, {
+        ...AWS_ASSUMPTIONS,
+        requestTracing: false,
+        backgroundTracing: false,
+      });
+
+      // Assess: the relay runs 4 times a second (one shard), 1/15 of an invocation per event
+      const relayTraces = (1 / 15) * sampledShare(4);
+      expect(passThrough.facts.traces).toBeCloseTo(relayTraces);
+      expect(active.facts.traces).toBeCloseTo(sampledShare(30) + relayTraces);
+      expect(none.facts.traces).toBe(0);
+      expect(none.xray).toBe(0);
+    });
+
+    it('deploys the request functions pass-through and the background ones active, as the stack does', () => {
+      // Assess
+      expect({ request: AWS_ASSUMPTIONS.requestTracing, background: AWS_ASSUMPTIONS.backgroundTracing }).toEqual({
+        request: false,
+        background: true,
+      });
+    });
+  });
+
   describe('Method: sampledShare', () => {
     it('records every request up to one a second, then the first each second and 5% of the rest', () => {
       // Assess
