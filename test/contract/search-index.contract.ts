@@ -143,6 +143,56 @@ export const describeSearchIndexContract = (name: string, create: () => Promise<
       ]);
     });
 
+    it('ranks related documents by how many edge values they share, then newest, the limit taking the best', async () => {
+      // Prepare: `both` shares two values, the others one; `late` is the newest of those
+      await upsert(
+        notes,
+        await searchDocument({
+          id: 'both',
+          text: 'lisbon offsite',
+          updatedAt: '2026-06-01T00:00:00.000Z',
+          tags: ['travel'],
+          edges: { entity: ['lisbon'] },
+        }),
+        await searchDocument({ id: 'late', text: 'porto', updatedAt: '2026-06-05T00:00:00.000Z', tags: ['travel'] }),
+        await searchDocument({
+          id: 'early',
+          text: 'lisbon',
+          updatedAt: '2026-06-02T00:00:00.000Z',
+          edges: { entity: ['lisbon'] },
+        }),
+        await searchDocument({
+          id: 'drafted',
+          text: 'lisbon draft',
+          updatedAt: '2026-06-09T00:00:00.000Z',
+          tags: ['travel', 'draft'],
+          edges: { entity: ['lisbon'] },
+        }),
+        await searchDocument({ id: 'unrelated', text: 'budget', updatedAt: '2026-06-09T00:00:00.000Z' }),
+      );
+
+      // Act: `drafted` would rank first (three values); the filter leaves it out before the limit is taken
+      const related = await fixture.index.candidates(notes, {
+        related: { edges: { entity: ['lisbon'], tag: ['travel', 'draft'] }, limit: 2 },
+        filter: { until: '2026-06-06T00:00:00.000Z' },
+      });
+      const unfiltered = await fixture.index.candidates(notes, {
+        related: { edges: { entity: ['lisbon'], tag: ['travel'] }, limit: 3 },
+        filter: {},
+      });
+
+      // Assess
+      expect(related.candidates.map((c) => [c.document.id, c.shared])).toEqual([
+        ['both', { entity: ['lisbon'], tag: ['travel'] }],
+        ['late', { tag: ['travel'] }],
+      ]);
+      expect(unfiltered.candidates.map((c) => [c.document.id, c.shared])).toEqual([
+        ['drafted', { entity: ['lisbon'], tag: ['travel'] }],
+        ['both', { entity: ['lisbon'], tag: ['travel'] }],
+        ['late', { tag: ['travel'] }],
+      ]);
+    });
+
     it('applies the filters before any limit', async () => {
       // Prepare: the two best keyword matches are filtered out
       await upsert(

@@ -7,6 +7,7 @@ import {
   type SearchFilter,
 } from '../../../kernel/search/search-index.port.ts';
 import { TAG_EDGE } from '../indexing/search-documents.ts';
+import { selectBest } from '../ranking/top-k.ts';
 import type { IndexSnapshot } from './index-codec.ts';
 
 /**
@@ -139,28 +140,37 @@ export class NamespaceIndex {
     });
   }
 
-  /** Documents sharing most edge values with `edges` first, then the newest, then by id. */
+  /**
+   * Documents sharing most edge values with `edges` first, then the newest, then by id. Counted per document
+   * first and only the `limit` best given their shared values: a common tag can be on most of a namespace.
+   */
   #related(
     edges: Readonly<Record<string, readonly string[]>>,
     limit: number,
     keep: (id: string) => boolean,
   ): [string, Record<string, string[]>][] {
-    const shared = new Map<string, Record<string, string[]>>();
+    const postings: { readonly type: string; readonly value: string; readonly ids: ReadonlySet<string> }[] = [];
+    const counts = new Map<string, number>();
     for (const [type, values] of Object.entries(edges)) {
       for (const value of new Set(values)) {
-        for (const id of this.#edges.get(edgeKey(type, value)) ?? []) {
-          if (!keep(id)) continue;
-          const byType = shared.get(id) ?? {};
-          byType[type] = [...(byType[type] ?? []), value];
-          shared.set(id, byType);
-        }
+        const ids = this.#edges.get(edgeKey(type, value));
+        if (!ids) continue;
+        postings.push({ type, value, ids });
+        for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
       }
     }
-    const count = (byType: Record<string, string[]>) =>
-      Object.values(byType).reduce((sum, list) => sum + list.length, 0);
-    return [...shared.entries()]
-      .sort(([a, sharedA], [b, sharedB]) => count(sharedB) - count(sharedA) || this.#newer(a, b))
-      .slice(0, limit);
+    const kept: { readonly id: string; readonly count: number }[] = [];
+    for (const [id, count] of counts) if (keep(id)) kept.push({ id, count });
+    const best = selectBest(
+      kept,
+      limit,
+      (a, b) => a.count > b.count || (a.count === b.count && this.#newer(a.id, b.id) < 0),
+    );
+    return best.map(({ id }) => {
+      const byType: Record<string, string[]> = {};
+      for (const { type, value, ids } of postings) if (ids.has(id)) byType[type] = [...(byType[type] ?? []), value];
+      return [id, byType];
+    });
   }
 
   #filterOf(filter: SearchFilter): (id: string) => boolean {
