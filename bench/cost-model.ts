@@ -371,17 +371,17 @@ export const modelCorrectedCost = (
   const lambda = LAMBDA_ARM_USD_PER_MILLION_REQUESTS + durationUsdPerMillion(billedMilliseconds);
 
   // The events: the stream (free to a Lambda trigger), the relay's invocations (batched per poll), PutEvents and
-  // the archive, one invocation per consumer whose rule matches, and what the head projection reads in AWS.
+  // the archive, one invocation per consumer whose rule matches, and what the relay's head projection reads in
+  // AWS (its own memo of heads it moved cannot spare it: the writer moved them, in another function).
   const relayBatch = Math.max(1, rates.eventsPerSecond / (assumptions.streamShards * assumptions.streamPollsPerSecond));
   const relayInvocations = events / relayBatch;
   let consumerInvocations = 0;
   let headProjectionReads = 0;
-  for (const [kind, count] of Object.entries(inputs.eventsByKind))
+  for (const [kind, count] of Object.entries(inputs.eventsByKind)) {
+    if (!deployed.journalKinds.includes(kind)) headProjectionReads += count;
     for (const consumer of deployed.consumers)
-      if (consumer.recordKinds === undefined || consumer.recordKinds.includes(kind)) {
-        consumerInvocations += count;
-        if (consumer.name === 'head-projection' && !deployed.journalKinds.includes(kind)) headProjectionReads += count;
-      }
+      if (consumer.recordKinds === undefined || consumer.recordKinds.includes(kind)) consumerInvocations += count;
+  }
   const eventChunks = Math.max(1, Math.ceil(inputs.eventBytesPerEvent / EVENTBRIDGE_EVENT_CHUNK_BYTES));
   const eventBridge =
     events * eventChunks * EVENTBRIDGE_USD_PER_MILLION_EVENTS +

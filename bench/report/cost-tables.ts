@@ -322,7 +322,8 @@ const costNotes = (extra: readonly string[] = []): string =>
 const LEVERS: readonly {
   readonly label: string;
   readonly assumptions?: Partial<AwsAssumptions>;
-  readonly withoutConsumers?: readonly string[];
+  /** A consumer of its own for every kind with heads (journal kinds have none), as the head projection was. */
+  readonly withHeadConsumer?: boolean;
 }[] = [
   { label: 'As deployed' },
   AWS_ASSUMPTIONS.platformLogLines
@@ -335,8 +336,8 @@ const LEVERS: readonly {
         assumptions: { platformLogLines: true },
       },
   {
-    label: 'No head-projection consumer (the writer moves the head; the reconciler catches a deferred one)',
-    withoutConsumers: ['head-projection'],
+    label: 'The head projection a bus consumer of its own, as before the relay ran it',
+    withHeadConsumer: true,
   },
   AWS_ASSUMPTIONS.requestTracing
     ? { label: 'Request functions tracing pass-through (their caller sampled)', assumptions: { requestTracing: false } }
@@ -345,11 +346,15 @@ const LEVERS: readonly {
         assumptions: { requestTracing: true },
       },
   { label: 'No active tracing anywhere', assumptions: { requestTracing: false, backgroundTracing: false } },
-  {
-    label: 'No head-projection consumer and no active tracing anywhere',
-    assumptions: { requestTracing: false, backgroundTracing: false },
-    withoutConsumers: ['head-projection'],
-  },
+];
+
+/** The record kinds of the measured events that keep a head (not journal kinds). */
+const kindsWithHeads = (figures: CostFigures): string[] => [
+  ...new Set(
+    figures.measured.flatMap((measured) =>
+      Object.keys(measured.corrected.eventsByKind).filter((kind) => !figures.deployed.journalKinds.includes(kind)),
+    ),
+  ),
 ];
 
 /** The mixed workload's cost per million requests under each lever, from the same measurements. */
@@ -359,7 +364,10 @@ const leversTable = (figures: CostFigures): string => {
     const assumptions = { ...AWS_ASSUMPTIONS, ...lever.assumptions };
     const deployed = {
       ...figures.deployed,
-      consumers: figures.deployed.consumers.filter((consumer) => !lever.withoutConsumers?.includes(consumer.name)),
+      consumers: [
+        ...figures.deployed.consumers,
+        ...(lever.withHeadConsumer ? [{ name: 'head-projection', recordKinds: kindsWithHeads(figures) }] : []),
+      ],
     };
     return figures.measured.reduce((sum, measured) => {
       const rate = figures.rates[measured.operationId] ?? 0;
@@ -380,7 +388,7 @@ const leversTable = (figures: CostFigures): string => {
       return [
         lever.label,
         dollars(mix),
-        lever.assumptions || lever.withoutConsumers ? signedDollars(mix - asDeployed) : '—',
+        lever.assumptions || lever.withHeadConsumer ? signedDollars(mix - asDeployed) : '—',
       ];
     }),
     ['left', 'right', 'right'],

@@ -228,7 +228,7 @@ const relayLagSection = (options: BenchOptions, runs: readonly LoadRun[]) => {
     title: `Event relay lag at ${options.load.ratePerSecond}/s`,
     body: [
       'Every committed revision carries an outbox event; locally the store hands it to the relay (the stand-in for the ' +
-        "table's stream), which publishes it on the in-process bus to the head-projection and audit consumers. Lag is from the " +
+        "table's stream), which checks the head projection and publishes it on the in-process bus to the search-index and audit consumers. Lag is from the " +
         "revision's commit time (`occurred_at`, taken just before the conditional put) to the moment the last consumer applied " +
         'it, for every event applied during the measured phase; percentiles are the median across runs.',
       '',

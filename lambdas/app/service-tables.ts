@@ -3,8 +3,7 @@
  * documents are built from, and what tests about the whole service check. `SERVICE` is the one this
  * repository deploys (`capabilities.ts`); a test may compose another from its own module list.
  */
-import type { AnyCapabilityModule, ConsumerDeclaration } from '../composition/capability-module.ts';
-import { HEAD_PROJECTION_CONSUMER } from '../composition/compose-service.ts';
+import type { AnyCapabilityModule } from '../composition/capability-module.ts';
 import {
   consumersOf,
   operationsOf,
@@ -14,35 +13,24 @@ import {
   workflowsOf,
 } from '../composition/module-tables.ts';
 import { composeConfiguration } from '../kernel/config/compose-config.ts';
-import { keepsHeadOf } from '../kernel/events/head-projection.consumer.ts';
 import { recordEventContract } from '../kernel/events/record-event.schema.ts';
 import { RecordKinds } from '../kernel/namespaces/record-kind.ts';
 import { CAPABILITIES } from './capabilities.ts';
 
-/** The event backbone's entry: the relay, its sweep and the kernel's head projection. */
+/** The event backbone's entry: the relay (which projects heads on the way) and its sweep. */
 export const EVENT_BACKBONE_ENTRY = 'lambdas/app/event-backbone.lambda.ts';
 
 /** Every table of a service made of `modules` (listed in the order their operations are documented). */
 export const serviceTables = <const Modules extends readonly AnyCapabilityModule[]>(modules: Modules) => {
   const ordered = withRequiredModules(modules);
-  const consumers: readonly ConsumerDeclaration[] = [
-    {
-      name: HEAD_PROJECTION_CONSUMER,
-      entry: EVENT_BACKBONE_ENTRY,
-      handler: 'projectHead',
-      description: 'Projects record events onto the head items',
-      handles: keepsHeadOf,
-    },
-    ...consumersOf(ordered),
-  ];
   return {
     /** The modules, each after the ones it requires. */
     modules: ordered,
     operations: operationsOf(modules),
     kinds: RecordKinds.of(recordKindsOf(ordered)),
     workflows: workflowsOf(ordered),
-    /** Every consumer of record events: the kernel's head projection, then the modules'. */
-    consumers,
+    /** Every consumer the bus delivers record events to: the modules'. (The relay projects heads itself.) */
+    consumers: consumersOf(ordered),
     /** The configuration document: every capability's sections, then the kernel's and the HTTP layer's. */
     configuration: composeConfiguration(serviceConfigSectionsOf(modules)),
   };

@@ -30,7 +30,10 @@ export interface ServicePorts extends KernelPorts {
 /** The service's own machinery, driven by streams, schedules and the bus rather than by callers. */
 export interface SystemParts {
   readonly relay: OutboxRelay;
-  /** By consumer name: the kernel's head projection and every module's consumer. */
+  /**
+   * By consumer name: the kernel's head projection (run by the relay on each event, and by a dead letter's
+   * replay) and every module's consumer (delivered by the bus).
+   */
   readonly consumers: Readonly<Record<string, EventConsumer>>;
   readonly reconciler: Reconciler;
   readonly workflowSteps: WorkflowStepExecutor;
@@ -47,11 +50,9 @@ export interface ComposedService {
   services<Services>(module: CapabilityModule<Services, readonly AnyConfigSection[]>): Services;
 }
 
-export const HEAD_PROJECTION_CONSUMER = 'head-projection';
-
 /**
  * Builds the kernel, then each module on it (required modules first), then the machinery that spans them:
- * the relay publishing to the kernel's and the modules' consumers, the executor of their workflows, and the
+ * the relay publishing to the modules' consumers and projecting heads itself, the executor of their workflows, and the
  * reconciler. Everything a module returns is checked against what it declares, so a table built from the
  * declarations (routes, functions, rules, state machines) never names what does not exist.
  */
@@ -92,20 +93,20 @@ export const composeService = (ports: ServicePorts, modules: readonly AnyCapabil
     built.set(module, runtime);
   }
   const runtimes = [...built.values()];
-  const consumers: EventConsumer[] = [
-    new HeadProjectionConsumer({
-      revisions: ports.revisions,
-      heads: ports.heads,
-      directory: ports.directory,
-      kinds: ports.kinds,
-    }),
-    ...runtimes.flatMap((runtime) => runtime.consumers ?? []),
-  ];
+  // The head projection is the relay's own: a read per event, where a bus delivery would be an invocation.
+  const headProjection = new HeadProjectionConsumer({
+    heads: ports.heads,
+    directory: ports.directory,
+    kinds: ports.kinds,
+  });
+  const busConsumers = runtimes.flatMap((runtime) => runtime.consumers ?? []);
+  const consumers: EventConsumer[] = [headProjection, ...busConsumers];
   const relay = new OutboxRelay({
     outbox: ports.outbox,
-    publisher: ports.publisher(consumers),
+    publisher: ports.publisher(busConsumers),
     clock: ports.clock,
     metrics: ports.metrics,
+    inlineConsumers: [headProjection],
   });
   const workflowSteps = new WorkflowStepExecutor({
     workflows: runtimes.flatMap((runtime) => runtime.workflows ?? []),

@@ -101,11 +101,11 @@ export interface EventConsumersProps extends BackendResources {
 }
 
 /**
- * The consumers of record events, as the deployment document lists them (the kernel's head projection, then
- * each capability module's): each with its own rule, function and dead-letter queue.
+ * The consumers of record events, as the deployment document lists them (each capability module's; the relay
+ * projects heads itself): each with its own rule, function and dead-letter queue.
  */
 export class EventConsumers extends Construct {
-  /** By exported handler name, e.g. `projectHead`, `recordAudit`. */
+  /** By exported handler name, e.g. `searchIndexConsumer`, `recordAudit`. */
   public readonly byHandler: ReadonlyMap<string, EventConsumer>;
 
   constructor(scope: Construct, id: string, props: EventConsumersProps) {

@@ -88,6 +88,30 @@ describe('API: event backbone', () => {
     expect(read.body).toMatchObject({ text: 'still during the outage', revision: 2 });
   });
 
+  it('lists a note whose head write was lost once the relay has relayed its event, with no reconciliation', async () => {
+    // Prepare: the writer's head write fails once, as a throttled request would
+    const heads = api.server.backend.kernel.heads as unknown as {
+      projectItem: (...args: unknown[]) => Promise<boolean>;
+    };
+    const projectItem = heads.projectItem.bind(heads);
+    let failures = 0;
+    heads.projectItem = (...args) => (failures++ === 0 ? Promise.reject(new Error('throttled')) : projectItem(...args));
+    const listed = async () =>
+      (await api.request<{ items: { id: string }[] }>('GET', '/v1/notes', { token: writer })).body.items.map(
+        (note) => note.id,
+      );
+
+    // Act
+    const created = await api.request<Note>('POST', '/v1/notes', { token: writer, body: { text: 'listed later' } });
+    await api.server.relay.idle();
+
+    // Assess: the writer's attempt failed, the relay's moved the head; the bus has no head consumer
+    expect(created.status).toBe(201);
+    expect(failures).toBe(2);
+    expect(await listed()).toEqual([created.body.id]);
+    expect(api.server.backend.local.bus.consumerNames).not.toContain('head-projection');
+  });
+
   it('dead-letters an event a consumer keeps failing on, and a replay applies it once', async () => {
     // Prepare: the audit consumer fails every delivery for a while
     const audit = api.server.backend.system.consumers['audit-trail'];

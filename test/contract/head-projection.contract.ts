@@ -113,5 +113,21 @@ export const describeHeadProjectionContract = (name: string, create: CreateRecor
         expect(head?.revision).toBe(2);
       });
     });
+
+    describe('Method: projectCommitted', () => {
+      it('changes nothing for a revision the head holds or has passed, or one never stored', async () => {
+        const id = newRecordId();
+        await context.append(revisionOf(context.notes, id, 1));
+        await context.append(revisionOf(context.notes, id, 2));
+
+        const moved = await Promise.all(
+          [2, 1, 3].map((revision) => context.storage.heads.projectCommitted(context.notes, id, revision)),
+        );
+
+        expect(moved).toEqual([false, false, false]);
+        expect(await context.storage.heads.projectCommitted(context.notes, newRecordId(), 1)).toBe(false);
+        expect(await context.storage.heads.projectedRevision(context.notes, id)).toBe(2);
+      });
+    });
   });
 };

@@ -231,9 +231,22 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
       synthesized.template.toJSON().Resources[logicalIdOf(synthesized.stack.eventConsumers.consumer(handler).rule)]
         .Properties.EventPattern.detail;
 
-    // Assess: session events are their own heads, and are audited by the beliefs they teach
-    expect(detailOf('projectHead')).toEqual({ record_kind: [{ 'anything-but': ['session-events'] }] });
+    // Assess: session events are audited by the beliefs they teach
     expect(detailOf('recordAudit')).toEqual({ record_kind: [{ 'anything-but': ['idempotency', 'session-events'] }] });
+  });
+
+  it('deploys no head-projection consumer: the relay moves heads itself, with no content key', () => {
+    // Assess: no rule or function for it, and the relay's role holds neither the content keys' grant nor the
+    // branch key store's (what a head copied as stored needs: the table only)
+    expect(() => synthesized.stack.eventConsumers.consumer('projectHead')).toThrow();
+    const relayPolicies = JSON.stringify(
+      Object.values(synthesized.template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        JSON.stringify(policy.Properties.Roles).includes(logicalIdOf(synthesized.stack.outboxRelay.relay.role)),
+      ),
+    );
+    expect(relayPolicies).toContain('dynamodb:PutItem');
+    expect(relayPolicies).not.toContain('kms:EncryptionContextKeys');
+    expect(relayPolicies).not.toContain(logicalIdOf(synthesized.stack.branchKeyStore.table));
   });
 
   it('synthesizes environment-agnostic when no account or region is given', () => {

@@ -1,6 +1,10 @@
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DynamoDbHeadProjection } from '../../lambdas/adapters/dynamodb/dynamodb-head-projection.ts';
 import { dynamoDbRecordStorage } from '../../lambdas/adapters/dynamodb/dynamodb-ports.ts';
+import { MemoryTableClient } from '../../lambdas/adapters/dynamodb/memory-table-client.ts';
+import { RevisionItems } from '../../lambdas/adapters/dynamodb/revision-items.ts';
+import type { ContentCipher } from '../../lambdas/kernel/crypto/content-cipher.port.ts';
 import { RevisionConflictError } from '../../lambdas/kernel/records/record.errors.ts';
 import { ManualClock } from '../../lambdas/kernel/time/clock.ts';
 import { describeRecordPortContracts } from '../contract/record-port-contracts.ts';
@@ -71,6 +75,55 @@ describe('Module: DynamoDB record storage', () => {
       expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(1);
       expect(await heads.projectHead(second)).toBe(true);
       expect((await heads.listHeads(notes, { limit: 10 })).items[0]?.revision).toBe(2);
+    });
+  });
+
+  describe('Method: projectCommitted', () => {
+    it('moves a head the writer left behind by copying the stored revision, with no content key at hand', async () => {
+      // Prepare: revision 2 committed while its head write failed, and a projection (as the relay holds it)
+      // whose cipher refuses every use
+      const { table, storage } = engine;
+      const notes = scopeOf().namespace(KINDS.note);
+      const id = newRecordId();
+      const first = revisionOf(notes, id, 1);
+      await storage.revisions.append(first, eventOf(first));
+      const send = table.client.send.bind(table.client);
+      table.client.send = ((command: { input: { Item?: { sk?: { S?: string } } } }) =>
+        command.input.Item?.sk?.S?.startsWith('H#')
+          ? Promise.reject(Object.assign(new Error('throttled'), { name: 'ThrottlingException' }))
+          : send(command as never)) as typeof table.client.send;
+      const second = revisionOf(notes, id, 2, { content: { text: 'committed', tags: [] } });
+      await storage.revisions.append(second, eventOf(second));
+      table.client.send = send;
+      const refusing: ContentCipher = {
+        encrypt: () => Promise.reject(new Error('no content key')),
+        decrypt: () => Promise.reject(new Error('no content key')),
+      };
+      const client = new MemoryTableClient({
+        client: table.client,
+        tableName: table.tableName,
+        metrics: table.metrics,
+      });
+      const clock = new ManualClock('2026-06-01T00:00:00.000Z');
+      const keyless = new DynamoDbHeadProjection({
+        table: client,
+        items: new RevisionItems({ table: client, cipher: refusing, metrics: table.metrics, clock }),
+      });
+
+      // Act
+      const moved = [
+        await keyless.projectCommitted(notes, id, 2),
+        await keyless.projectCommitted(notes, id, 2),
+        await keyless.projectCommitted(notes, id, 1),
+        await keyless.projectCommitted(notes, id, 3),
+      ];
+
+      // Assess: moved once, forward only; the head reads back (under the real key) as revision 2
+      expect(moved).toEqual([true, false, false, false]);
+      const [head] = (await storage.heads.listHeads(notes, { limit: 10 })).items;
+      expect(head).toMatchObject({ revision: 2, content: { text: 'committed', tags: [] } });
+      const raw = await client.get({ pk: notes.key, sk: `H#${id}` });
+      expect(raw && Object.keys(raw)).not.toContain('writeId');
     });
   });
 

@@ -45,6 +45,13 @@ export class DynamoDbHeadProjection implements HeadProjection {
     return this.projectItem(await this.#items.encode(revision, headSortKey(revision.id)), revision.revision);
   }
 
+  async projectCommitted(namespace: Namespace, id: string, revision: number): Promise<boolean> {
+    if (namespace.kind.journal) return false;
+    // The table's reads are strongly consistent: an event reaching the relay moments after its commit finds it.
+    const item = await this.#table.get({ pk: namespace.key, sk: revisionSortKey(id, revision) });
+    return item !== undefined && item.recordId === id && this.projectItem(withoutWriteMarks(item), revision);
+  }
+
   /** Forward-only: the head item is replaced only by a greater revision. `item` is that revision, encoded. */
   async projectItem(item: Item, revision: number): Promise<boolean> {
     const recordId = String(item.recordId);
@@ -67,5 +74,8 @@ export class DynamoDbHeadProjection implements HeadProjection {
     this.#projectedHere.set(key, Math.max(revision, this.#projectedHere.get(key) ?? 0));
   }
 }
+
+/** What only the revision item carries (its write's id and outbox marker): a head copied from it leaves them. */
+const withoutWriteMarks = ({ writeId: _writeId, outboxMarker: _outboxMarker, ...item }: Item): Item => item;
 
 const memoKey = (namespaceKey: string, id: string): string => `${namespaceKey}\u0000${id}`;

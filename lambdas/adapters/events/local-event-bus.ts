@@ -34,6 +34,11 @@ export class LocalEventBus implements EventPublisher {
     this.#attempts = options.attempts ?? 3;
   }
 
+  /** The consumers it delivers to, as the bus rules of a deployment would name them. */
+  get consumerNames(): readonly string[] {
+    return this.#consumers.map((consumer) => consumer.name);
+  }
+
   setAvailable(available: boolean): void {
     this.#available = available;
   }

@@ -153,6 +153,11 @@ export class InMemoryRecordStore
     return this.#moveHead(revision);
   }
 
+  async projectCommitted(namespace: Namespace, id: string, revision: number): Promise<boolean> {
+    const stored = this.#revisions.get(revisionKey(namespace.key, id, revision));
+    return stored !== undefined && this.projectHead(stored);
+  }
+
   async #moveHead(revision: RecordRevision): Promise<boolean> {
     const key = recordKey(revision.namespace.key, revision.id);
     const projected = this.#heads.get(key);

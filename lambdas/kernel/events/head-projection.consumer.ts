@@ -3,7 +3,6 @@ import type { RecordKind, RecordKinds } from '../namespaces/record-kind.ts';
 import { namespaceFromStorageKey } from '../namespaces/system-namespaces.ts';
 import type { HeadProjection } from '../records/head-projection.port.ts';
 import type { NamespaceDirectory } from '../records/namespace-directory.port.ts';
-import type { RevisionStore } from '../records/revision-store.port.ts';
 import type { ConsumeOutcome, EventConsumer } from './event-consumer.port.ts';
 import type { RecordEvent } from './record-event.schema.ts';
 
@@ -11,24 +10,22 @@ import type { RecordEvent } from './record-event.schema.ts';
 export const keepsHeadOf = (kind: RecordKind): boolean => !kind.journal;
 
 /**
- * Keeps the head projection (what listings read) at each record's greatest committed revision. The store
- * moves a head forward only, so a duplicate or an older event arriving late changes nothing.
+ * Keeps the head projection (what listings read) at each record's greatest committed revision, catching up a
+ * head the writer could not move. The store moves a head forward only, so a duplicate or an older event
+ * arriving late changes nothing. It copies the revision as stored, never reading content: the relay runs it.
  */
 export class HeadProjectionConsumer implements EventConsumer {
   readonly name = 'head-projection';
-  readonly #revisions: Pick<RevisionStore, 'getRevision'>;
-  readonly #heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
+  readonly #heads: Pick<HeadProjection, 'projectCommitted' | 'projectedRevision'>;
   readonly #directory: NamespaceDirectory;
   readonly #kinds: RecordKinds;
 
   constructor(deps: {
-    revisions: Pick<RevisionStore, 'getRevision'>;
-    heads: Pick<HeadProjection, 'projectHead' | 'projectedRevision'>;
+    heads: Pick<HeadProjection, 'projectCommitted' | 'projectedRevision'>;
     directory: NamespaceDirectory;
     /** Every record kind of the deployment: events of all of them arrive here. */
     kinds: RecordKinds;
   }) {
-    this.#revisions = deps.revisions;
     this.#heads = deps.heads;
     this.#directory = deps.directory;
     this.#kinds = deps.kinds;
@@ -45,9 +42,7 @@ export class HeadProjectionConsumer implements EventConsumer {
     // Most events arrive after the writer already moved the head: settle those without reading content.
     const projected = await this.#heads.projectedRevision(namespace, event.record_id);
     if (projected !== undefined && projected >= event.revision) return 'ignored';
-    const revision = await this.#revisions.getRevision(namespace, event.record_id, event.revision);
-    if (!revision) return 'ignored';
-    return (await this.#heads.projectHead(revision)) ? 'applied' : 'ignored';
+    return (await this.#heads.projectCommitted(namespace, event.record_id, event.revision)) ? 'applied' : 'ignored';
   }
 }
 

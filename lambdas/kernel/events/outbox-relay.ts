@@ -1,5 +1,6 @@
 import type { Metrics } from '../observability/metrics.port.ts';
 import type { Clock } from '../time/clock.ts';
+import type { EventConsumer } from './event-consumer.port.ts';
 import type { EventPublisher } from './event-publisher.port.ts';
 import type { Outbox, OutboxEntry } from './outbox.port.ts';
 
@@ -12,23 +13,32 @@ export interface RelayReport {
  * Moves committed events from the outbox to the bus: publish, then clear the marker. A crash between the
  * two republishes the event later (at least once; consumers are idempotent); a crash before publishing
  * leaves the marker, and the sweep finds it. Nothing committed is ever dropped.
+ *
+ * Consumers whose work is a read or two (the head projection's check that the writer moved the head) run here,
+ * on each event the relay publishes, before its marker is cleared: an invocation of their own per event would
+ * cost more than the work. Their failure is counted and holds back nothing; each has a repair of its own (the
+ * reconciler's), as a bus consumer's dead letter has its replay.
  */
 export class OutboxRelay {
   readonly #outbox: Outbox;
   readonly #publisher: EventPublisher;
   readonly #clock: Clock;
   readonly #metrics: Metrics;
+  readonly #inlineConsumers: readonly EventConsumer[];
 
   constructor(deps: {
     outbox: Outbox;
     publisher: EventPublisher;
     clock: Clock;
     metrics: Metrics;
+    /** Run by the relay itself on every event it publishes (see above); none by default. */
+    inlineConsumers?: readonly EventConsumer[];
   }) {
     this.#outbox = deps.outbox;
     this.#publisher = deps.publisher;
     this.#clock = deps.clock;
     this.#metrics = deps.metrics;
+    this.#inlineConsumers = deps.inlineConsumers ?? [];
   }
 
   /** Publishes the given outbox entries (the stream path) and clears the markers of those that went out. */
@@ -38,10 +48,21 @@ export class OutboxRelay {
     const failedIds = new Set(failed.map((event) => event.event_id));
     const failedMarkers = entries.filter((entry) => failedIds.has(entry.event.event_id)).map((entry) => entry.marker);
     const published = entries.filter((entry) => !failedIds.has(entry.event.event_id));
+    // Before the markers go: a relay that dies here republishes the events later, and these run again then.
+    await Promise.all(published.map((entry) => this.#consumeInline(entry.event)));
     await Promise.all(published.map((entry) => this.#outbox.clearOutboxMarker(entry.marker)));
     this.#metrics.count('relay.published', entries.length - failedMarkers.length);
     if (failedMarkers.length > 0) this.#metrics.count('relay.publish_failed', failedMarkers.length);
     return { failedMarkers };
+  }
+
+  async #consumeInline(event: OutboxEntry['event']): Promise<void> {
+    for (const consumer of this.#inlineConsumers)
+      try {
+        await consumer.consume(event);
+      } catch {
+        this.#metrics.count('relay.inline_consumer_failed');
+      }
   }
 
   /**

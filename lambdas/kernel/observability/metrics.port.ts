@@ -17,6 +17,8 @@ export type MetricName =
   | 'crypto.context_mismatch_refused'
   /** A revision committed but its head projection could not be moved at once; the relay catches up. */
   | 'projection.deferred'
+  /** A consumer the relay runs itself (the head projection) failed on an event; the reconciler repairs it. */
+  | 'relay.inline_consumer_failed'
   | 'relay.published'
   | 'relay.publish_failed'
   | 'consumer.dead_lettered'

@@ -16,4 +16,11 @@ export interface HeadProjection {
 
   /** Moves the projection to `revision` if it is newer than the projected one; false when it changed nothing. */
   projectHead(revision: RecordRevision): Promise<boolean>;
+
+  /**
+   * Moves the projection to the committed revision `revision` of `id` if it is newer, copying it as stored:
+   * its content is neither read nor decrypted (the relay, which holds no content key, repairs heads this way).
+   * False when it changed nothing or no such revision is stored.
+   */
+  projectCommitted(namespace: Namespace, id: string, revision: number): Promise<boolean>;
 }

@@ -14,7 +14,7 @@ import {
 import { emptyEngineWork } from '../../../lambdas/local/request-cost-meter.ts';
 
 const CONSUMERS: DeployedConsumers = {
-  consumers: [{ name: 'head-projection' }, { name: 'audit-trail' }],
+  consumers: [{ name: 'search-index' }, { name: 'audit-trail' }],
   journalKinds: ['session-events'],
 };
 
@@ -63,7 +63,16 @@ describe('Module: cost-model', () => {
         EVENTBRIDGE_USD_PER_MILLION_EVENTS + ((400 * 1_000_000) / 1024 ** 3) * EVENTBRIDGE_ARCHIVE_USD_PER_GB,
       );
       expect(cost.eventFunctions).toBeGreaterThan((2 + 1 / 15) * LAMBDA_ARM_USD_PER_MILLION_REQUESTS);
-      // The head projection reads the head in AWS (its memo knows only the heads it wrote); the relay, the marker
+      // The relay reads the marker, and the head (its memo knows only the heads it moved, not the writer's)
+      expect(cost.facts.readUnits).toBe(AWS_ASSUMPTIONS.headProjectionReadUnits + AWS_ASSUMPTIONS.relayMarkerReadUnits);
+    });
+
+    it('has the relay read the head of every event of a kind with heads, with no consumer invoked for it', () => {
+      // Act
+      const cost = modelCorrectedCost(write('note'), RATES, { ...CONSUMERS, consumers: [] });
+
+      // Assess
+      expect(cost.facts.consumerInvocations).toBe(0);
       expect(cost.facts.readUnits).toBe(AWS_ASSUMPTIONS.headProjectionReadUnits + AWS_ASSUMPTIONS.relayMarkerReadUnits);
     });
 
@@ -72,7 +81,7 @@ describe('Module: cost-model', () => {
       const filtered: DeployedConsumers = {
         ...CONSUMERS,
         consumers: [
-          { name: 'head-projection', recordKinds: ['note'] },
+          { name: 'search-index', recordKinds: ['note'] },
           { name: 'audit-trail', recordKinds: ['note'] },
         ],
       };
@@ -83,7 +92,7 @@ describe('Module: cost-model', () => {
 
       // Assess
       expect(unfiltered.facts.consumerInvocations).toBe(2);
-      // The relay reads the event's marker whatever the kind; no consumer reads a head
+      // The relay reads the event's marker whatever the kind, and no head for a journal kind
       expect(unfiltered.facts.readUnits).toBe(AWS_ASSUMPTIONS.relayMarkerReadUnits);
       expect(withRules.facts.consumerInvocations).toBe(0);
       expect(withRules.eventFunctions).toBeLessThan(unfiltered.eventFunctions);

@@ -8,7 +8,6 @@ import {
 } from '../../../lambdas/capabilities/retrieval/search-index.consumer.ts';
 import type { AuditTrail } from '../../../lambdas/kernel/audit/audit-trail.port.ts';
 import type { EventConsumer } from '../../../lambdas/kernel/events/event-consumer.port.ts';
-import { HeadProjectionConsumer } from '../../../lambdas/kernel/events/head-projection.consumer.ts';
 import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.schema.ts';
 import type { NamespaceDirectory } from '../../../lambdas/kernel/records/namespace-directory.port.ts';
 
@@ -41,13 +40,6 @@ const directoryTouching = (touched: () => void): NamespaceDirectory =>
 
 /** Each consumer of the deployment, built on ports that only record whether the consumer went to storage. */
 const consumersTouchingStorage: Record<string, (touched: () => void) => EventConsumer> = {
-  'head-projection': (touched) =>
-    new HeadProjectionConsumer({
-      revisions: { getRevision: unreachable },
-      heads: { projectHead: unreachable, projectedRevision: unreachable },
-      directory: directoryTouching(touched),
-      kinds: SERVICE.kinds,
-    }),
   [SEARCH_INDEX_CONSUMER]: (touched) =>
     new SearchIndexConsumer({
       index: { name: 'test', apply: unreachable, rebuild: unreachable, candidates: unreachable },

@@ -40,7 +40,6 @@ describe('Event consumers', () => {
   describe('Class: HeadProjectionConsumer', () => {
     it('applies an event once; its duplicate changes nothing', async () => {
       const consumer = new HeadProjectionConsumer({
-        revisions: store,
         heads: store,
         directory: store,
         kinds: RECORD_KINDS,
@@ -62,7 +61,6 @@ describe('Event consumers', () => {
 
     it('moves a lagging head forward, and an older revision arriving afterwards changes nothing', async () => {
       const consumer = new HeadProjectionConsumer({
-        revisions: store,
         heads: store,
         directory: store,
         kinds: RECORD_KINDS,
@@ -92,7 +90,6 @@ describe('Event consumers', () => {
         },
       });
       const consumer = new HeadProjectionConsumer({
-        revisions: watched,
         heads: watched,
         directory: watched,
         kinds: RECORD_KINDS,
@@ -102,9 +99,8 @@ describe('Event consumers', () => {
       expect(touched).toEqual([]);
     });
 
-    it('refuses (so the bus retries, then dead-letters) an event whose namespace it cannot resolve', async () => {
+    it('refuses (the relay counts it, a replay or the reconciler repairs it) an event whose namespace it cannot resolve', async () => {
       const consumer = new HeadProjectionConsumer({
-        revisions: store,
         heads: store,
         directory: store,
         kinds: RECORD_KINDS,

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryRecordStore } from '../../../lambdas/adapters/memory/in-memory-record-store.ts';
 import { InMemoryMetrics } from '../../../lambdas/adapters/observability/in-memory-metrics.ts';
+import type { EventConsumer } from '../../../lambdas/kernel/events/event-consumer.port.ts';
 import type { EventPublisher, PublishOutcome } from '../../../lambdas/kernel/events/event-publisher.port.ts';
 import { OutboxRelay } from '../../../lambdas/kernel/events/outbox-relay.ts';
 import type { RecordEvent } from '../../../lambdas/kernel/events/record-event.schema.ts';
@@ -101,6 +102,64 @@ describe('Class: OutboxRelay', () => {
 
       expect(failedMarkers).toEqual([entries[1]?.marker]);
       expect((await store.pendingEvents(10)).map((entry) => entry.marker)).toEqual([entries[1]?.marker]);
+    });
+
+    it('runs its inline consumers on each event it published, while the marker still stands, and on no other', async () => {
+      // Prepare: an inline consumer that notes each event and whether its marker was still pending
+      const [published, refused] = [await commit(), await commit()];
+      const seen: [string, boolean][] = [];
+      const inline: EventConsumer = {
+        name: 'inline',
+        consume: async (event) => {
+          const pending = (await store.pendingEvents(10)).some((entry) => entry.event.event_id === event.event_id);
+          seen.push([event.event_id, pending]);
+          return 'applied';
+        },
+      };
+      relay = new OutboxRelay({
+        outbox: store,
+        publisher,
+        clock,
+        metrics: new InMemoryMetrics(),
+        inlineConsumers: [inline],
+      });
+      publisher.refuse = (event) => event.event_id === refused.event_id;
+
+      // Act
+      await relay.relay(await store.pendingEvents(10));
+
+      // Assess
+      expect(seen).toEqual([[published.event_id, true]]);
+    });
+
+    it('counts an inline consumer that fails, and still clears the marker and runs the next one', async () => {
+      // Prepare
+      const event = await commit();
+      const metrics = new InMemoryMetrics();
+      const after: string[] = [];
+      const failing: EventConsumer = {
+        name: 'failing',
+        consume: async () => {
+          throw new Error('unavailable');
+        },
+      };
+      const next: EventConsumer = {
+        name: 'next',
+        consume: async (event) => {
+          after.push(event.event_id);
+          return 'applied';
+        },
+      };
+      relay = new OutboxRelay({ outbox: store, publisher, clock, metrics, inlineConsumers: [failing, next] });
+
+      // Act
+      const { failedMarkers } = await relay.relay(await store.pendingEvents(10));
+
+      // Assess
+      expect(failedMarkers).toEqual([]);
+      expect(after).toEqual([event.event_id]);
+      expect(metrics.countOf('relay.inline_consumer_failed')).toBe(1);
+      expect(await store.pendingEvents(10)).toEqual([]);
     });
   });
 });
