@@ -66,30 +66,38 @@ export const describeSearchIndexStoreContract = (name: string, create: () => Pro
     it('keeps each namespace to itself', async () => {
       // Prepare
       await fixture.store.append(notes, { sequence: 1, body: bytes('alice') });
-      await fixture.store.writeSnapshot(notes, { sequence: 1, body: bytes('alice snapshot') });
+      await fixture.store.writeSnapshot(notes, { sequence: 1, body: bytes('alice snapshot'), documents: 1 });
 
       // Act
-      const [latest, entries, snapshot] = await Promise.all([
+      const [latest, entries, snapshot, summary] = await Promise.all([
         fixture.store.latestSequence(bobsNotes),
         fixture.store.entriesAfter(bobsNotes, 0, 10),
         fixture.store.latestSnapshot(bobsNotes),
+        fixture.store.latestSnapshotSummary(bobsNotes),
       ]);
 
       // Assess
-      expect({ latest, entries, snapshot }).toEqual({ latest: 0, entries: [], snapshot: undefined });
+      expect({ latest, entries, snapshot, summary }).toEqual({
+        latest: 0,
+        entries: [],
+        snapshot: undefined,
+        summary: undefined,
+      });
     });
 
     it('answers the newest snapshot whole, however large', async () => {
       // Prepare: larger than one storage item holds, and than one query answers (1 MB)
       const large = randomBytes(2_500_000);
-      await fixture.store.writeSnapshot(notes, { sequence: 3, body: bytes('older') });
-      await fixture.store.writeSnapshot(notes, { sequence: 8, body: large });
+      await fixture.store.writeSnapshot(notes, { sequence: 3, body: bytes('older'), documents: 2 });
+      await fixture.store.writeSnapshot(notes, { sequence: 8, body: large, documents: 5000 });
 
       // Act
       const snapshot = await fixture.store.latestSnapshot(notes);
+      const summary = await fixture.store.latestSnapshotSummary(notes);
 
       // Assess
       expect(snapshot?.sequence).toBe(8);
+      expect(summary).toEqual({ sequence: 8, documents: 5000 });
       expect(Buffer.from(snapshot?.body ?? []).equals(large)).toBe(true);
     });
 
@@ -99,8 +107,8 @@ export const describeSearchIndexStoreContract = (name: string, create: () => Pro
 
       // Act
       await Promise.all([
-        fixture.store.writeSnapshot(notes, { sequence: 7, body: one }),
-        fixture.store.writeSnapshot(notes, { sequence: 7, body: other }),
+        fixture.store.writeSnapshot(notes, { sequence: 7, body: one, documents: 1 }),
+        fixture.store.writeSnapshot(notes, { sequence: 7, body: other, documents: 1 }),
       ]);
       const snapshot = await fixture.store.latestSnapshot(notes);
 

@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { ContentCipher } from '../../kernel/crypto/content-cipher.port.ts';
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
-import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-index-store.port.ts';
+import type {
+  SealedEntry,
+  SealedSnapshot,
+  SearchIndexStore,
+  SnapshotSummary,
+} from '../../kernel/search/search-index-store.port.ts';
 import type { Item, MemoryTableClient } from './memory-table-client.ts';
 
 /*
  * The embedded search index beside the records of its namespace (same partition key):
  * - `S#c#{sequence:012}` — one log entry, put only if that sequence is free (how writers take turns);
- * - `S#h#{sequence:012}#{write}` — a snapshot's header, written after its chunks `S#s#{sequence:012}#{write}#{chunk:04}`,
+ * - `S#h#{sequence:012}#{write}` — a snapshot's header (its chunk count and document count), written after its chunks `S#s#{sequence:012}#{write}#{chunk:04}`,
  *   so a snapshot whose header is there is whole (`write` tells apart two snapshots written at one sequence).
  * Each body is encrypted under the namespace's key, bound to its item (the encryption context names the item).
  * Log entries do not expire on a timer: one that expired before a snapshot held it would be lost, and worse, the
@@ -97,7 +102,17 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
     return { sequence, body: await this.#open(namespace, String(header.sk), sealed) };
   }
 
-  async writeSnapshot(namespace: Namespace, snapshot: SealedEntry): Promise<void> {
+  async latestSnapshotSummary(namespace: Namespace): Promise<SnapshotSummary | undefined> {
+    const [header] = await this.#headers(namespace, 1);
+    if (!header) return undefined;
+    const documents = Number(header.documents ?? 0);
+    return {
+      sequence: sequenceOf(String(header.sk), HEADER),
+      documents: Number.isSafeInteger(documents) ? documents : 0,
+    };
+  }
+
+  async writeSnapshot(namespace: Namespace, snapshot: SealedSnapshot): Promise<void> {
     // Its own key per write: two writers of a snapshot at one sequence (a compaction and a rebuild) never mix chunks.
     const headerKey = `${HEADER}${sequenceKey(snapshot.sequence)}#${randomBytes(6).toString('hex')}`;
     const prefix = chunksPrefixOf(headerKey);
@@ -115,7 +130,7 @@ export class DynamoDbSearchIndexStore implements SearchIndexStore {
         }),
       ),
     );
-    await this.#table.put({ pk: namespace.key, sk: headerKey, chunks: chunks.length });
+    await this.#table.put({ pk: namespace.key, sk: headerKey, chunks: chunks.length, documents: snapshot.documents });
     await this.#dropSnapshotsBefore(namespace);
   }
 

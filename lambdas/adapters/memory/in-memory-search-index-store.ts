@@ -1,5 +1,10 @@
 import type { Namespace } from '../../kernel/namespaces/namespace.ts';
-import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-index-store.port.ts';
+import type {
+  SealedEntry,
+  SealedSnapshot,
+  SearchIndexStore,
+  SnapshotSummary,
+} from '../../kernel/search/search-index-store.port.ts';
 
 /**
  * The search index store in memory, for the in-memory composition and the contract suite. Nothing is sealed:
@@ -7,7 +12,7 @@ import type { SealedEntry, SearchIndexStore } from '../../kernel/search/search-i
  */
 export class InMemorySearchIndexStore implements SearchIndexStore {
   readonly #logs = new Map<string, Map<number, Uint8Array>>();
-  readonly #snapshots = new Map<string, SealedEntry>();
+  readonly #snapshots = new Map<string, SealedSnapshot>();
 
   async latestSequence(namespace: Namespace): Promise<number> {
     return Math.max(0, ...(this.#logs.get(namespace.key)?.keys() ?? []));
@@ -34,9 +39,18 @@ export class InMemorySearchIndexStore implements SearchIndexStore {
     return snapshot && { sequence: snapshot.sequence, body: Uint8Array.from(snapshot.body) };
   }
 
-  async writeSnapshot(namespace: Namespace, snapshot: SealedEntry): Promise<void> {
+  async latestSnapshotSummary(namespace: Namespace): Promise<SnapshotSummary | undefined> {
+    const snapshot = this.#snapshots.get(namespace.key);
+    return snapshot && { sequence: snapshot.sequence, documents: snapshot.documents };
+  }
+
+  async writeSnapshot(namespace: Namespace, snapshot: SealedSnapshot): Promise<void> {
     const known = this.#snapshots.get(namespace.key);
     if (!known || known.sequence <= snapshot.sequence)
-      this.#snapshots.set(namespace.key, { sequence: snapshot.sequence, body: Uint8Array.from(snapshot.body) });
+      this.#snapshots.set(namespace.key, {
+        sequence: snapshot.sequence,
+        body: Uint8Array.from(snapshot.body),
+        documents: snapshot.documents,
+      });
   }
 }

@@ -6,6 +6,18 @@ export interface SealedEntry {
   readonly body: Uint8Array;
 }
 
+/** A snapshot as written: its sealed body and how many documents it holds (a writer weighs compaction on it). */
+export interface SealedSnapshot extends SealedEntry {
+  readonly documents: number;
+}
+
+/** What a snapshot's header says without its body: where it stands, and how many documents it holds. */
+export interface SnapshotSummary {
+  readonly sequence: number;
+  /** 0 for a snapshot written before headers counted them. */
+  readonly documents: number;
+}
+
 /**
  * Where the embedded search index of each namespace is kept, beside its records: a log of changes, each at the
  * next sequence number, and snapshots of the whole index as of a sequence. Bodies are encrypted under the
@@ -21,6 +33,8 @@ export interface SearchIndexStore {
   entriesAfter(namespace: Namespace, after: number, limit: number): Promise<readonly SealedEntry[]>;
   /** The newest snapshot, if any. */
   latestSnapshot(namespace: Namespace): Promise<SealedEntry | undefined>;
+  /** The newest snapshot's sequence and size, read without its body (one small item), if any. */
+  latestSnapshotSummary(namespace: Namespace): Promise<SnapshotSummary | undefined>;
   /** Writes a snapshot as of `sequence` (whatever its size: the store splits it). */
-  writeSnapshot(namespace: Namespace, snapshot: SealedEntry): Promise<void>;
+  writeSnapshot(namespace: Namespace, snapshot: SealedSnapshot): Promise<void>;
 }

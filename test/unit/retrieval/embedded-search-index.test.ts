@@ -135,6 +135,69 @@ describe('EmbeddedSearchIndex: one process appends to a namespace one entry at a
   });
 });
 
+describe('EmbeddedSearchIndex: a process that only appends compacts without holding the namespace', () => {
+  const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
+  const consumerOf = (store: CountingStore, metrics: InMemoryMetrics) =>
+    new EmbeddedSearchIndex({
+      store,
+      parts: () => embeddedLegs(new FeatureHashingEmbedder()),
+      metrics,
+      compactEvery: 4,
+    });
+  const upsertEach = async (index: EmbeddedSearchIndex, from: number, count: number) => {
+    for (let n = from; n < from + count; n++)
+      await index.apply(notes, [
+        { type: 'upsert', document: await searchDocument({ id: `d${n}`, text: `release note number ${n}` }) },
+      ]);
+  };
+
+  it('snapshots what it appended and lets it go: it holds no documents, and a search finds them all', async () => {
+    // Prepare
+    const store = new CountingStore();
+    const consumer = consumerOf(store, new InMemoryMetrics());
+
+    // Act: twelve entries, one change each, and a compaction considered at every fourth
+    await upsertEach(consumer, 0, 12);
+    const found = await consumerOf(store, new InMemoryMetrics()).candidates(notes, {
+      keyword: { text: 'release', limit: 20 },
+      filter: {},
+    });
+
+    // Assess
+    expect(consumer.heldDocuments).toBe(0);
+    expect(await store.latestSnapshotSummary(notes)).toEqual({ sequence: 12, documents: 12 });
+    expect(found.candidates).toHaveLength(12);
+  });
+
+  it("weighs a compaction on the snapshot's header, loading the namespace only once the log is long enough", async () => {
+    // Prepare: a namespace of 43 documents snapshotted at sequence 4 (one entry of 40, then three)
+    const store = new CountingStore();
+    const metrics = new InMemoryMetrics();
+    const consumer = consumerOf(store, metrics);
+    const forty = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => searchDocument({ id: `b${n}`, text: `bulk note ${n}` })),
+    );
+    await consumer.apply(
+      notes,
+      forty.map((document) => ({ type: 'upsert', document })),
+    );
+    await upsertEach(consumer, 0, 3);
+    const loadsAtFirstSnapshot = metrics.countOf('search.index_loaded');
+
+    // Act: at sequences 8 and 12 the log since (4, 8 entries) is under a quarter of 43; at 16 (12 entries) not
+    await upsertEach(consumer, 3, 8);
+    const loadsBefore16 = metrics.countOf('search.index_loaded');
+    await upsertEach(consumer, 11, 4);
+
+    // Assess
+    expect(loadsAtFirstSnapshot).toBe(1);
+    expect(loadsBefore16).toBe(1);
+    expect(metrics.countOf('search.index_loaded')).toBe(2);
+    expect(await store.latestSnapshotSummary(notes)).toEqual({ sequence: 16, documents: 55 });
+    expect(consumer.heldDocuments).toBe(0);
+  });
+});
+
 describe('EmbeddedSearchIndex: a namespace read recently is searched as held', () => {
   const notes = scopeOf({ sub: 'alice' }).namespace(KINDS.note);
   let now = 0;

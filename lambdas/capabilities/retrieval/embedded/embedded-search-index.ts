@@ -170,7 +170,7 @@ export class EmbeddedSearchIndex implements SearchIndex {
         held.sequence = sequence;
         this.#sinceSnapshot.set(namespace.key, (this.#sinceSnapshot.get(namespace.key) ?? 0) + changes.length);
       }
-      if (sequence % this.#compactEvery === 0) await this.#compact(namespace);
+      if (sequence % this.#compactEvery === 0) await this.#compact(namespace, sequence);
       return;
     }
     // Another writer took every sequence we tried: the event is retried, and applying it again is harmless.
@@ -197,13 +197,16 @@ export class EmbeddedSearchIndex implements SearchIndex {
     const latest = await this.#options.store.latestSequence(namespace);
     const index = NamespaceIndex.fromSnapshot(this.#options.parts(), latest, await read());
     await this.#catchUp(namespace, index);
-    await this.#options.store.writeSnapshot(namespace, {
-      sequence: index.sequence,
-      body: encodeSnapshot(index.snapshot()),
-    });
-    this.#options.metrics.count('search.index_compacted');
+    await this.#writeSnapshot(namespace, index);
     this.#sinceSnapshot.set(namespace.key, 0);
     this.#hold(namespace, index);
+  }
+
+  /** Documents held in memory over every namespace this process holds (searched recently). */
+  get heldDocuments(): number {
+    let held = 0;
+    for (const index of this.#loaded.values()) held += index.size;
+    return held;
   }
 
   async candidates(namespace: Namespace, query: CandidateQuery): Promise<CandidateSet> {
@@ -211,14 +214,37 @@ export class EmbeddedSearchIndex implements SearchIndex {
     return { candidates: index.candidates(query), documents: index.size };
   }
 
-  async #compact(namespace: Namespace): Promise<void> {
+  /**
+   * Writes a snapshot once the log since the last one is long enough (see `compactEvery`). A namespace held
+   * here is snapshotted as held. One that is not (the writer is a consumer, which never searches) is weighed
+   * on the snapshot's header alone, counting log entries (each holds a change or more), and only then loaded,
+   * snapshotted and let go: a process comes to hold only what it searches, so a consumer's memory stays flat
+   * however many namespaces it writes to.
+   */
+  async #compact(namespace: Namespace, sequence: number): Promise<void> {
+    if (!this.#loaded.has(namespace.key)) {
+      const last = await this.#options.store.latestSnapshotSummary(namespace);
+      const entriesSince = sequence - (last?.sequence ?? 0);
+      if (entriesSince < Math.max(this.#compactEvery, (last?.documents ?? 0) / 4)) return;
+      const index = await this.#load(namespace);
+      await this.#writeSnapshot(namespace, index);
+      // Only a search that came meanwhile holds it (its own copy, at most this far behind the snapshot).
+      if (this.#loaded.has(namespace.key)) this.#sinceSnapshot.set(namespace.key, 0);
+      else this.#sinceSnapshot.delete(namespace.key);
+      return;
+    }
     const index = await this.#fresh(namespace);
     const since = this.#sinceSnapshot.get(namespace.key) ?? Number.POSITIVE_INFINITY;
     if (since < Math.max(this.#compactEvery, index.size / 4)) return;
     this.#sinceSnapshot.set(namespace.key, 0);
+    await this.#writeSnapshot(namespace, index);
+  }
+
+  async #writeSnapshot(namespace: Namespace, index: NamespaceIndex): Promise<void> {
     await this.#options.store.writeSnapshot(namespace, {
       sequence: index.sequence,
       body: encodeSnapshot(index.snapshot()),
+      documents: index.size,
     });
     this.#options.metrics.count('search.index_compacted');
   }
