@@ -28,14 +28,17 @@ const mint = async (
   return { tenant, sub, authorization: `Bearer ${token}` };
 };
 
-/** One token per principal, principals dealt round-robin over the tenants. */
+/** One token per principal, principals dealt round-robin over the tenants; `subPrefix` names a set of its own. */
 export const mintIdentities = async (
   dataDir: string,
-  options: { tenants: number; principals: number },
+  options: { tenants: number; principals: number; subPrefix?: string },
 ): Promise<PrincipalIdentity[]> => {
   const identities: PrincipalIdentity[] = [];
+  const prefix = options.subPrefix ?? 'agent';
   for (let index = 0; index < options.principals; index++)
-    identities.push(await mint(dataDir, tenantOf(index % options.tenants), `agent-${String(index).padStart(4, '0')}`));
+    identities.push(
+      await mint(dataDir, tenantOf(index % options.tenants), `${prefix}-${String(index).padStart(4, '0')}`),
+    );
   return identities;
 };
 

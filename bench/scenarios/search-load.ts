@@ -8,11 +8,11 @@ import type { BenchOptions } from '../bench-options.ts';
 import { loadDeployedConsumers } from '../cost-model.ts';
 import type { FixedRateRun } from '../load/fixed-rate-run.ts';
 import { HttpClient } from '../load/http-client.ts';
-import type { PrincipalIdentity } from '../load/identities.ts';
+import { mintIdentities, type PrincipalIdentity } from '../load/identities.ts';
 import { type SessionSetup, withSessionSetup } from '../load/load-session.ts';
-import { NotesWorkload } from '../load/notes-workload.ts';
+import { LISTED_ITEMS, NotesWorkload } from '../load/notes-workload.ts';
 import { runOpenLoop } from '../load/open-loop-driver.ts';
-import { analysePhase, judgePhase } from '../load/phase-analysis.ts';
+import { analysePhase, judgePhase, meanObserved } from '../load/phase-analysis.ts';
 import {
   countDeadLetters,
   frequentTags,
@@ -239,10 +239,12 @@ const mixedPhases = async (
   setup: SessionSetup,
   server: Server,
   searcher: PrincipalIdentity,
-  others: readonly PrincipalIdentity[],
   plan: readonly SearchBody[],
-  /** `seed` draws the lag probes' words: each life its own, or a probe would list an earlier life's note first. */
-  what: { runs: number; serviceTime: boolean; seed: number; probeLag: boolean },
+  /**
+   * `seed` draws the lag probes' words: each life its own, or a probe would list an earlier life's note first.
+   * `life` names the principals each run mints for its notes mix (`{life}-run{n}-agent-…`), never met before.
+   */
+  what: { life: string; runs: number; serviceTime: boolean; seed: number; probeLag: boolean },
 ): Promise<{
   runs: MixedRun[];
   serviceTime: FixedRateRun<SearchMixOperation>['serviceTime'];
@@ -251,33 +253,46 @@ const mixedPhases = async (
   const { options, log } = setup;
   const { ratePerSecond, durationSeconds, warmupSeconds } = options.load;
   const runCount = what.runs;
-  const workload = new SearchMixWorkload({
-    notes: new NotesWorkload(others, options.workload, 300),
-    searcher,
-    plan,
-    searchShare: MIXED_SEARCH_SHARE,
-    seed: 12,
-  });
-  const seeded = await workload.seed(server.client);
-  const unmeasured: Record<string, number> = { ...seeded.requests };
+  const unmeasured: Record<string, number> = {};
   const count = (samples: readonly { operation: string }[]) => {
     for (const sample of samples) unmeasured[sample.operation] = (unmeasured[sample.operation] ?? 0) + 1;
   };
-  if (warmupSeconds > 0) {
-    const warmup = await runOpenLoop({
-      ratePerSecond,
-      durationSeconds: warmupSeconds,
-      drainTimeoutMs: options.drainTimeoutMs,
-      issue: () => workload.issue(server.client),
+  /** A run's workload: principals of its own, seeded as notes-load seeds them, then the warm-up (all unmeasured). */
+  const freshWorkload = async (index: number) => {
+    const principals = await mintIdentities(setup.issuerTemplate, {
+      ...options.workload,
+      subPrefix: `${what.life}-run${index + 1}-agent`,
     });
-    count(warmup.samples);
-  }
+    const fresh = new SearchMixWorkload({
+      notes: new NotesWorkload(principals, options.workload, 300),
+      searcher,
+      plan,
+      searchShare: MIXED_SEARCH_SHARE,
+      seed: 12 + index,
+    });
+    const seeded = await fresh.seed(server.client);
+    for (const [operation, requests] of Object.entries(seeded.requests))
+      unmeasured[operation] = (unmeasured[operation] ?? 0) + requests;
+    if (warmupSeconds > 0) {
+      const warmup = await runOpenLoop({
+        ratePerSecond,
+        durationSeconds: warmupSeconds,
+        drainTimeoutMs: options.drainTimeoutMs,
+        issue: () => fresh.issue(server.client),
+      });
+      count(warmup.samples);
+    }
+    return fresh;
+  };
   const runs: MixedRun[] = [];
   const random = seededRandom(what.seed);
+  let workload: SearchMixWorkload | undefined;
   for (let index = 0; index < runCount; index++) {
     log(
       `search-load mixed run ${index + 1}/${runCount}: ${ratePerSecond}/s for ${durationSeconds} s, ${MIXED_SEARCH_SHARE * 100}% searches`,
     );
+    const current = await freshWorkload(index);
+    workload = current;
     const before = await server.process.cpu();
     let running = true;
     const lagClient = new HttpClient(server.process.url);
@@ -298,7 +313,7 @@ const mixedPhases = async (
       ratePerSecond,
       durationSeconds,
       drainTimeoutMs: options.drainTimeoutMs,
-      issue: () => workload.issue(server.client),
+      issue: () => current.issue(server.client),
     });
     running = false;
     await probing;
@@ -319,6 +334,10 @@ const mixedPhases = async (
       serverCpuShare: cpuShare(before, after),
       searchLatencyByStrategy: byStrategy,
       lag: { lags, timeouts: lagTimeouts, intervalMs: MIXED_LAG_INTERVAL_MS, polls: 0 },
+      listedPerPage: meanObserved(
+        phase.samples.filter((sample) => sample.operation === 'listNotes'),
+        LISTED_ITEMS,
+      ),
     });
     log(
       `  achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s, errors ${analysis.errors}, search p95 ` +
@@ -337,6 +356,7 @@ const mixedPhases = async (
         : perOperation;
     for (let index = 0; index < requests; index++) {
       const started = performance.now();
+      if (!workload) throw new Error('The service-time phase follows at least one run');
       const outcome = await workload.issueOperation(server.client, operation);
       const entry = serviceTime[outcome.operation as SearchMixOperation];
       entry.latencies.push(performance.now() - started);
@@ -355,7 +375,7 @@ export const searchLoadScenario: Scenario = {
       const plan = searchLoadPlan(options);
       const largest = Math.max(...plan.sizes);
       const corpus: SearchCorpus = searchCorpus(largest);
-      const [searcher, ...others] = setup.identities;
+      const [searcher] = setup.identities;
       if (!searcher) throw new Error('search-load needs at least one principal');
       const tags = frequentTags(corpus.notes.slice(0, plan.sizes[0]), 8);
       const started = new Date();
@@ -455,7 +475,8 @@ export const searchLoadScenario: Scenario = {
               return interleave(SEARCH_STRATEGIES.map((strategy) => plansOfSize[strategy]));
             };
             if (segment.size === plan.mixedSize && !stopped) {
-              mixed = await mixedPhases(setup, measured, searcher, others, mixedPlan(), {
+              mixed = await mixedPhases(setup, measured, searcher, mixedPlan(), {
+                life: 'mixed',
                 runs: options.load.runs,
                 serviceTime: false,
                 seed: 99,
@@ -470,7 +491,8 @@ export const searchLoadScenario: Scenario = {
               log('search-load cost run: the mix once more, the meter on');
               const costing = await startServer(dataDir, true);
               server = costing;
-              mixedCost = await mixedPhases(setup, costing, searcher, others, mixedPlan(), {
+              mixedCost = await mixedPhases(setup, costing, searcher, mixedPlan(), {
+                life: 'cost',
                 runs: 1,
                 serviceTime: true,
                 seed: 199,

@@ -115,6 +115,8 @@ export interface MixedRun {
   serverCpuShare: number | undefined;
   searchLatencyByStrategy: Record<SearchStrategy, number[]>;
   lag: LagFigures;
+  /** Notes per list page answered in the run (the list's cost grows with it). */
+  listedPerPage: number;
 }
 
 export interface SearchLoadFigures {
@@ -314,8 +316,10 @@ const mixedSection = (options: BenchOptions, plan: SearchLoadPlan, mixed: readon
       `The notes mix (create ${mix.create}% / get ${mix.get}% / list ${mix.list}% / patch ${mix.patch}%, the notes-load workload's ` +
         `other principals) at ${options.load.ratePerSecond} arrivals/s, open loop, with ${percent(MIXED_SEARCH_SHARE)} of the arrivals ` +
         `searches by the growth curve's principal in its ${sizeLabel(plan.mixedSize)} namespace (the five strategies in turn, the same ` +
-        `queries and filters), on the server that ran the growth curve's searches at that size; ${options.load.warmupSeconds} s of unmeasured warm-up, then ` +
-        `${mixed.length} run(s) of ${options.load.durationSeconds} s one after the other. One index lag probe at a time runs alongside ` +
+        `queries and filters), on the server that ran the growth curve's searches at that size: ${mixed.length} run(s) of ` +
+        `${options.load.durationSeconds} s one after the other, each with principals of its own for the notes mix, seeded as ` +
+        `notes-load seeds them and warmed up for ${options.load.warmupSeconds} s unmeasured (notes-load runs each on a fresh ` +
+        'server: carried over, the principals’ notes would fill every list page run by run). One index lag probe at a time runs alongside ' +
         `(a create and a keyword search every ${MIXED_LAG_NOTE}), so the searched namespace also takes writes. Latency from the ` +
         'scheduled arrival to the last byte.',
       '',
@@ -325,7 +329,7 @@ const mixedSection = (options: BenchOptions, plan: SearchLoadPlan, mixed: readon
         .map(
           (run, index) =>
             `Run ${index + 1}: achieved ${fixed(run.analysis.achievedRatePerSecond, 1)}/s of ${run.analysis.offeredRatePerSecond}/s, ` +
-            `server CPU ${percent(run.serverCpuShare)} of a core, ${run.verdict.held ? 'every budget held' : `missed: ${run.verdict.reasons.join('; ')}`}.`,
+            `server CPU ${percent(run.serverCpuShare)} of a core, ${fixed(run.listedPerPage, 1)} notes per list page, ${run.verdict.held ? 'every budget held' : `missed: ${run.verdict.reasons.join('; ')}`}.`,
         )
         .join(' '),
     ].join('\n'),
@@ -336,11 +340,11 @@ const MIXED_LAG_NOTE = '20 ms until listed, then a 500 ms pause';
 const indexingCostSection = (points: readonly GrowthPoint[]): ReportSection => ({
   title: 'Search: indexing cost per note created',
   body: [
-    'What each create caused after its answer — the relay and every consumer of its event (head projection, audit, ' +
-      'search index), measured by the local server on its way to the engine — for the creates of each growth step (from ' +
+    'What each create caused after its answer — the relay (with its head projection check) and every consumer of its ' +
+      'event (audit, search index), measured by the local server on its way to the engine — for the creates of each growth step (from ' +
       'the cost report of the server life that wrote them, its meter reading every engine request and answer). The search-index consumer reads the head, appends one sealed ' +
-      'log entry and, every 64 entries, writes a snapshot of the whole namespace index, which is what grows with the ' +
-      'namespace. DynamoDB dollars at on-demand prices (writes and refused conditions at ' +
+      'log entry and, once the log since the last snapshot is a quarter of the namespace (at least 64 entries), writes a ' +
+      'snapshot of the whole namespace index: what grows with the namespace. DynamoDB dollars at on-demand prices (writes and refused conditions at ' +
       `$${DYNAMODB_ON_DEMAND_USD_PER_MILLION_WRITE_UNITS}, reads at $${DYNAMODB_ON_DEMAND_USD_PER_MILLION_READ_UNITS} per million units); ` +
       'the consumers’ Lambda time and the rest of an event’s cost are in the cost section of the mix.',
     '',
