@@ -349,15 +349,17 @@ const mixedPhases = async (
     SEARCH_MIX_OPERATIONS.map((operation) => [operation, { latencies: [] as number[], errors: 0 }]),
   ) as FixedRateRun<SearchMixOperation>['serviceTime'];
   const perOperation = setup.options.load.serviceTimeRequests;
-  for (const operation of what.serviceTime ? SEARCH_MIX_OPERATIONS : []) {
+  // The last run's workload (its principals and their notes) serves the one-at-a-time requests.
+  const served = what.serviceTime ? workload : undefined;
+  if (what.serviceTime && !served) throw new Error('The service-time phase follows at least one run');
+  for (const operation of served ? SEARCH_MIX_OPERATIONS : []) {
     const requests =
       operation === SEARCH_OPERATION
         ? searchLoadPlan(options).serviceTimePerStrategy * SEARCH_STRATEGIES.length
         : perOperation;
-    for (let index = 0; index < requests; index++) {
+    for (let index = 0; served && index < requests; index++) {
       const started = performance.now();
-      if (!workload) throw new Error('The service-time phase follows at least one run');
-      const outcome = await workload.issueOperation(server.client, operation);
+      const outcome = await served.issueOperation(server.client, operation);
       const entry = serviceTime[outcome.operation as SearchMixOperation];
       entry.latencies.push(performance.now() - started);
       if (outcome.status < 200 || outcome.status > 299) entry.errors += 1;

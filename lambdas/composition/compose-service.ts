@@ -31,8 +31,8 @@ export interface ServicePorts extends KernelPorts {
 export interface SystemParts {
   readonly relay: OutboxRelay;
   /**
-   * By consumer name: the kernel's head projection (run by the relay on each event, and by a dead letter's
-   * replay) and every module's consumer (delivered by the bus).
+   * By consumer name: the kernel's head projection (the relay runs it on each event; the bus never delivers to
+   * it) and every module's consumer (delivered by the bus).
    */
   readonly consumers: Readonly<Record<string, EventConsumer>>;
   readonly reconciler: Reconciler;

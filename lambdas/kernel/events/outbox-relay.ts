@@ -3,6 +3,7 @@ import type { Clock } from '../time/clock.ts';
 import type { EventConsumer } from './event-consumer.port.ts';
 import type { EventPublisher } from './event-publisher.port.ts';
 import type { Outbox, OutboxEntry } from './outbox.port.ts';
+import type { RecordEvent } from './record-event.schema.ts';
 
 export interface RelayReport {
   readonly published: number;
@@ -56,7 +57,7 @@ export class OutboxRelay {
     return { failedMarkers };
   }
 
-  async #consumeInline(event: OutboxEntry['event']): Promise<void> {
+  async #consumeInline(event: RecordEvent): Promise<void> {
     for (const consumer of this.#inlineConsumers)
       try {
         await consumer.consume(event);
