@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashedEmbedding } from '../../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
+import { cosineSimilarity, hashedEmbedding } from '../../../lambdas/capabilities/retrieval/ranking/feature-hashing.ts';
 import {
   ExactNearestNeighbours,
   type VectorEncoding,
@@ -17,6 +17,61 @@ const indexOf = (encoding: VectorEncoding = 'float32'): ExactNearestNeighbours =
   const index = new ExactNearestNeighbours({ dimensions: 256, encoding });
   for (const [id, text] of Object.entries(TEXTS)) index.upsert(id, hashedEmbedding(text));
   return index;
+};
+
+/** A deterministic stream in [0, 1) (a 32-bit LCG): the same vectors on every run. */
+const randomOf = (seed: number) => {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1_664_525) + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+};
+
+/** `set` random components of 256 (signed, varied), the rest zero: a hashed text's shape when `set` is small. */
+const randomVector = (random: () => number, set: number): Float32Array => {
+  const vector = new Float32Array(256);
+  for (let component = 0; component < set; component += 1)
+    vector[Math.floor(random() * 256)] = (random() < 0.5 ? -1 : 1) * (0.05 + random());
+  return vector;
+};
+
+/** The nearest by comparing the query with every vector the index holds: what `nearest` must find. */
+const nearestByComparison = (index: ExactNearestNeighbours, query: Float32Array, limit: number) =>
+  [...index.entries()]
+    .map(([id, vector]) => ({ id, cosine: cosineSimilarity(vector, query) }))
+    .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : 1))
+    .slice(0, limit);
+
+/** Random adds, replacements and removals, checking `nearest` against the comparison every 250 of them. */
+const churnAndCompare = (options: { encoding: VectorEncoding; set: number; operations: number; seed: number }) => {
+  const random = randomOf(options.seed);
+  const index = new ExactNearestNeighbours({ dimensions: 256, encoding: options.encoding });
+  const ids: string[] = [];
+  let checks = 0;
+  for (let operation = 1; operation <= options.operations; operation += 1) {
+    const roll = random();
+    if (roll < 0.2 && ids.length > 0) {
+      const [removed] = ids.splice(Math.floor(random() * ids.length), 1);
+      expect(index.remove(removed as string)).toBe(true);
+    } else if (roll < 0.6 && ids.length > 0)
+      index.upsert(ids[Math.floor(random() * ids.length)] as string, randomVector(random, options.set));
+    else {
+      const id = `v${operation}`;
+      ids.push(id);
+      index.upsert(id, randomVector(random, options.set));
+    }
+    if (operation % 250 !== 0) continue;
+    const query = randomVector(random, 6);
+    const found = index.nearest(query, 20);
+    const expected = nearestByComparison(index, query, 20);
+    expect(found.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
+    for (const [position, hit] of found.entries())
+      expect(hit.cosine).toBeCloseTo(expected[position]?.cosine ?? Number.NaN, options.encoding === 'int8' ? 6 : 12);
+    checks += 1;
+  }
+  expect(index.size).toBe(ids.length);
+  return checks;
 };
 
 describe('Class: ExactNearestNeighbours', () => {
@@ -102,6 +157,46 @@ describe('Class: ExactNearestNeighbours', () => {
       for (const number of [0, 63, 64, 150, 299])
         expect([...(index.vectorOf(`d${number}`) ?? [])]).toEqual([...vectorOfItem(number)]);
       expect(index.nearest(vectorOfItem(299), 1)[0]?.cosine).toBeCloseTo(1, 12);
+    });
+  });
+
+  describe('Method: nearest, through adds, replacements and removals', () => {
+    // Sparse vectors are searched by dimension, with entries made stale by every rewrite and rebuilt past a bound
+    // (6,000 operations rewrite far more entries than the bound allows): a stale entry counted, or a moved vector
+    // not re-entered, changes what is found.
+    it('finds what comparing the query with every vector finds, for sparse float32 vectors', () => {
+      expect(churnAndCompare({ encoding: 'float32', set: 10, operations: 6000, seed: 7 })).toBe(24);
+    });
+
+    it('finds what comparing the query with every vector finds, for sparse int8 vectors', () => {
+      expect(churnAndCompare({ encoding: 'int8', set: 10, operations: 3000, seed: 8 })).toBe(12);
+    });
+
+    it('finds what comparing the query with every vector finds, for dense vectors (scanned)', () => {
+      expect(churnAndCompare({ encoding: 'float32', set: 400, operations: 1500, seed: 9 })).toBe(6);
+    });
+
+    it('answers a loaded index as the index it was saved from, before and after more writes', () => {
+      // Prepare
+      const random = randomOf(10);
+      const original = new ExactNearestNeighbours({ dimensions: 256 });
+      for (let vector = 0; vector < 500; vector += 1) original.upsert(`v${vector}`, randomVector(random, 10));
+      const query = randomVector(random, 6);
+      original.nearest(query, 5);
+      const loaded = ExactNearestNeighbours.deserialize(original.serialize());
+
+      // Act
+      const before = loaded.nearest(query, 30);
+      const originalBefore = original.nearest(query, 30);
+      for (const index of [original, loaded]) {
+        index.remove('v3');
+        index.upsert('v4', randomVector(randomOf(11), 10));
+      }
+
+      // Assess
+      expect(before).toHaveLength(30);
+      expect(before).toEqual(originalBefore);
+      expect(loaded.nearest(query, 30)).toEqual(original.nearest(query, 30));
     });
   });
 
