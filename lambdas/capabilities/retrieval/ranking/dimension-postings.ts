@@ -17,10 +17,16 @@ const STALE_ALLOWANCE = 4096;
 
 class PostingList {
   length = 0;
-  slots = new Int32Array(INITIAL_LIST_CAPACITY);
-  generations = new Uint32Array(INITIAL_LIST_CAPACITY);
+  slots: Int32Array;
+  generations: Uint32Array;
   /** What the index stores for the slot at this dimension: a float, or an int8 step before its scale. */
-  values = new Float32Array(INITIAL_LIST_CAPACITY);
+  values: Float32Array;
+
+  constructor(capacity: number) {
+    this.slots = new Int32Array(capacity);
+    this.generations = new Uint32Array(capacity);
+    this.values = new Float32Array(capacity);
+  }
 
   push(slot: number, generation: number, value: number): void {
     if (this.length === this.slots.length) this.#grow();
@@ -31,7 +37,7 @@ class PostingList {
   }
 
   #grow(): void {
-    const capacity = this.slots.length * 2;
+    const capacity = Math.max(INITIAL_LIST_CAPACITY, this.slots.length * 2);
     const slots = new Int32Array(capacity);
     slots.set(this.slots);
     this.slots = slots;
@@ -44,12 +50,12 @@ class PostingList {
   }
 }
 
-/** How an index lets the postings read a slot's stored vector. */
+/** How an index lets the postings read its vectors. */
 export interface StoredVectors {
   readonly dimensions: number;
   readonly size: number;
-  /** The stored number at (slot, dimension): a float32, or the int8 step. */
-  stored(slot: number, dimension: number): number;
+  /** Slot after slot, `dimensions` numbers each: float32 values, or int8 steps. Replaced as the index grows. */
+  stored(): Float32Array | Int8Array;
 }
 
 export class DimensionPostings {
@@ -112,9 +118,11 @@ export class DimensionPostings {
   }
 
   #append(slot: number, generation: number): number {
+    const { dimensions } = this.#vectors;
+    const stored = this.#vectors.stored();
     let count = 0;
-    for (let dimension = 0; dimension < this.#vectors.dimensions; dimension += 1) {
-      const value = this.#vectors.stored(slot, dimension);
+    for (let dimension = 0, position = slot * dimensions; dimension < dimensions; dimension += 1, position += 1) {
+      const value = stored[position] as number;
       if (value === 0) continue;
       this.#lists[dimension]?.push(slot, generation, value);
       count += 1;
@@ -123,15 +131,20 @@ export class DimensionPostings {
     return count;
   }
 
+  /** Every list afresh, sized by a first count so that none grows while it is filled. */
   #rebuild(): void {
-    this.#lists = Array.from({ length: this.#vectors.dimensions }, () => new PostingList());
+    const { dimensions, size } = this.#vectors;
+    const stored = this.#vectors.stored();
+    const counts = new Int32Array(dimensions);
+    for (let position = 0; position < size * dimensions; position += 1)
+      if (stored[position] !== 0) counts[position % dimensions] = (counts[position % dimensions] as number) + 1;
+    this.#lists = Array.from(counts, (count) => new PostingList(count + INITIAL_LIST_CAPACITY));
     this.#entries = 0;
     this.#live = 0;
-    this.#ensureSlots(this.#vectors.size);
+    this.#ensureSlots(size);
     this.#nonZeros.fill(0);
-    for (let slot = 0; slot < this.#vectors.size; slot += 1) {
-      const generation = this.#generations[slot] ?? 0;
-      this.#nonZeros[slot] = this.#append(slot, generation);
+    for (let slot = 0; slot < size; slot += 1) {
+      this.#nonZeros[slot] = this.#append(slot, this.#generations[slot] ?? 0);
       this.#live += this.#nonZeros[slot] ?? 0;
     }
   }

@@ -288,7 +288,7 @@ export class ExactNearestNeighbours implements NearestNeighbours {
       get size() {
         return sizeNow();
       },
-      stored: (slot, dimension) => this.#stored(slot, dimension),
+      stored: () => (this.encoding === 'float32' ? this.#floats : this.#bytes),
     });
     const size = this.#ids.length;
     if (size >= DENSITY_JUDGED_FROM && this.#postings.liveEntries > DENSE_SHARE * size * this.dimensions) {
@@ -296,12 +296,6 @@ export class ExactNearestNeighbours implements NearestNeighbours {
       this.#dense = true;
     }
     return this.#postings;
-  }
-
-  /** What is stored at (slot, dimension): the float, or the int8 step before the slot's scale. */
-  #stored(slot: number, dimension: number): number {
-    const position = slot * this.dimensions + dimension;
-    return this.encoding === 'float32' ? (this.#floats[position] ?? 0) : (this.#bytes[position] ?? 0);
   }
 
   #norm(slot: number): number {
