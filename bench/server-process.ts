@@ -36,6 +36,11 @@ export const removeDataDir = (dataDir: string): Promise<void> => rm(dataDir, { r
 export interface CpuSample {
   /** User + system CPU time of the whole process (all threads), milliseconds. */
   cpuMilliseconds: number;
+  /**
+   * Of it, the main thread's: the one event loop that parses every request, runs every handler and consumer and
+   * ranks every search (the engine has a thread of its own). Near a whole core, requests queue for it.
+   */
+  mainThreadCpuMilliseconds?: number;
   at: number;
 }
 
@@ -136,11 +141,17 @@ export class ServerProcess {
   async cpu(): Promise<CpuSample | undefined> {
     if (this.#child.pid === undefined) return undefined;
     try {
-      const stat = await readFile(`/proc/${this.#child.pid}/stat`, 'utf8');
-      // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (clock ticks).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      return { cpuMilliseconds: (ticks * 1000) / CLOCK_TICKS_PER_SECOND, at: performance.now() };
+      const pid = this.#child.pid;
+      const [process, mainThread] = await Promise.all([
+        readFile(`/proc/${pid}/stat`, 'utf8'),
+        // The main thread's id is the process id.
+        readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8').catch(() => undefined),
+      ]);
+      return {
+        cpuMilliseconds: cpuMillisecondsOf(process),
+        ...(mainThread !== undefined && { mainThreadCpuMilliseconds: cpuMillisecondsOf(mainThread) }),
+        at: performance.now(),
+      };
     } catch {
       return undefined;
     }
@@ -193,10 +204,24 @@ const RELAY_LAG_FILE = 'relay-lag.json';
 /** USER_HZ; 100 on every mainstream Linux build. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** utime + stime of a /proc `stat` line (fields 14 and 15, after the parenthesised command name), in ms. */
+const cpuMillisecondsOf = (stat: string): number => {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+};
+
 /** CPU use between two samples as a share of one core. */
 export const cpuShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined => {
   if (!before || !after || after.at <= before.at) return undefined;
   return (after.cpuMilliseconds - before.cpuMilliseconds) / (after.at - before.at);
+};
+
+/** The main thread's CPU between two samples as a share of one core (undefined where /proc has no tasks). */
+export const mainThreadShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined => {
+  const from = before?.mainThreadCpuMilliseconds;
+  const to = after?.mainThreadCpuMilliseconds;
+  if (!before || !after || from === undefined || to === undefined || after.at <= before.at) return undefined;
+  return (to - from) / (after.at - before.at);
 };
 
 /** The `.cpuprofile` files a profiled server wrote into `directory`. */

@@ -13,6 +13,8 @@ export interface FixedRateRun<Operation extends string = string> {
   analysis: PhaseAnalysis;
   verdict: Verdict;
   serverCpuShare: number | undefined;
+  /** Of it, the main thread's (requests, handlers, consumers), as a share of one core. */
+  mainThreadCpuShare: number | undefined;
   /** Cores kept busy by other processes (and hypervisor steal) during the measured phase. */
   otherCpuCores: number | undefined;
   /** Seconds the run waited for the machine to quieten before it started. */
@@ -119,6 +121,7 @@ const measureFixedRate = async <Workload extends SessionWorkload>(
       analysis: measured.analysis,
       verdict: judgePhase(measured.analysis, budget),
       serverCpuShare: measured.serverCpuShare,
+      mainThreadCpuShare: measured.mainThreadCpuShare,
       otherCpuCores: measured.otherCpuCores,
       quietWaitSeconds: measured.quietWaitSeconds,
       setupSeconds: session.setupSeconds,

@@ -12,6 +12,7 @@ import {
   type CostReport,
   cpuShare,
   createDataDir,
+  mainThreadShare,
   removeDataDir,
   ServerProcess,
   type ServerStartOptions,
@@ -76,6 +77,8 @@ export interface MeasuredPhase {
   analysis: PhaseAnalysis;
   /** Server process CPU as a share of one core. */
   serverCpuShare: number | undefined;
+  /** Of it, the main thread's, as a share of one core. */
+  mainThreadCpuShare: number | undefined;
   /** Cores kept busy by everything else on the machine (not the server, not the load generator). */
   otherCpuCores: number | undefined;
   /** How long the phase waited for the machine to quieten before it started, s. */
@@ -183,6 +186,7 @@ export class LoadSession<Workload extends SessionWorkload> {
       phase,
       analysis: analysePhase(phase, this.workload.operations),
       serverCpuShare,
+      mainThreadCpuShare: mainThreadShare(before, after),
       otherCpuCores:
         machine === undefined || serverCpuShare === undefined
           ? undefined

@@ -138,7 +138,7 @@ const runDetail = (run: FixedRateRun, operations: readonly string[], moreFacts: 
     '',
     bullets([
       `Achieved ${analysis.achievedRatePerSecond.toFixed(1)}/s (${analysis.completed} of ${analysis.scheduled} answered); errors ${analysis.errors} (${errorKinds(analysis.errorsByKind)})`,
-      `Server process CPU ${percent(run.serverCpuShare)} of one core; other load ${fixed(run.otherCpuCores)} cores (after waiting ${run.quietWaitSeconds.toFixed(0)} s for a quiet machine); load generator CPU ${percent(analysis.generatorCpuShare)}, ` +
+      `Server process CPU ${percent(run.serverCpuShare)} of one core (its main thread ${percent(run.mainThreadCpuShare)}); other load ${fixed(run.otherCpuCores)} cores (after waiting ${run.quietWaitSeconds.toFixed(0)} s for a quiet machine); load generator CPU ${percent(analysis.generatorCpuShare)}, ` +
         `event-loop delay p99 ${ms(analysis.generatorLoopDelayP99)} ms, send lag p99 ${ms(analysis.sendLagP99)} ms (max ${ms(analysis.sendLagMax)} ms)`,
       moreFacts,
     ]),

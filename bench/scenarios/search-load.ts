@@ -36,7 +36,14 @@ import {
 } from '../load/search-workload.ts';
 import { costFigures } from '../report/cost-tables.ts';
 import type { Scenario, ScenarioResult } from '../scenario.ts';
-import { type CostReport, cpuShare, createDataDir, removeDataDir, ServerProcess } from '../server-process.ts';
+import {
+  type CostReport,
+  cpuShare,
+  createDataDir,
+  mainThreadShare,
+  removeDataDir,
+  ServerProcess,
+} from '../server-process.ts';
 import { seededRandom } from '../stats.ts';
 import {
   type ColdSearch,
@@ -332,6 +339,7 @@ const mixedPhases = async (
       analysis,
       verdict: judgePhase(analysis, SEARCH_BUDGET.mixed),
       serverCpuShare: cpuShare(before, after),
+      mainThreadCpuShare: mainThreadShare(before, after),
       searchLatencyByStrategy: byStrategy,
       lag: { lags, timeouts: lagTimeouts, intervalMs: MIXED_LAG_INTERVAL_MS, polls: 0 },
       listedPerPage: meanObserved(
@@ -547,6 +555,7 @@ const mixedCosts = (mixed: Awaited<ReturnType<typeof mixedPhases>>, costReport: 
     analysis: first.analysis,
     verdict: first.verdict,
     serverCpuShare: first.serverCpuShare,
+    mainThreadCpuShare: first.mainThreadCpuShare,
     otherCpuCores: undefined,
     quietWaitSeconds: 0,
     setupSeconds: 0,

@@ -113,6 +113,8 @@ export interface MixedRun {
   analysis: PhaseAnalysis;
   verdict: Verdict;
   serverCpuShare: number | undefined;
+  /** Of it, the main thread's (every request, handler, consumer and search runs there). */
+  mainThreadCpuShare: number | undefined;
   searchLatencyByStrategy: Record<SearchStrategy, number[]>;
   lag: LagFigures;
   /** Notes per list page answered in the run (the list's cost grows with it). */
@@ -329,7 +331,7 @@ const mixedSection = (options: BenchOptions, plan: SearchLoadPlan, mixed: readon
         .map(
           (run, index) =>
             `Run ${index + 1}: achieved ${fixed(run.analysis.achievedRatePerSecond, 1)}/s of ${run.analysis.offeredRatePerSecond}/s, ` +
-            `server CPU ${percent(run.serverCpuShare)} of a core, ${fixed(run.listedPerPage, 1)} notes per list page, ${run.verdict.held ? 'every budget held' : `missed: ${run.verdict.reasons.join('; ')}`}.`,
+            `server CPU ${percent(run.serverCpuShare)} of a core (its main thread ${percent(run.mainThreadCpuShare)}), ${fixed(run.listedPerPage, 1)} notes per list page, ${run.verdict.held ? 'every budget held' : `missed: ${run.verdict.reasons.join('; ')}`}.`,
         )
         .join(' '),
     ].join('\n'),
@@ -504,10 +506,11 @@ export const searchLoadReport = (
       plan,
       points: figures.points,
       lag: figures.lag,
-      mixed: figures.mixed.map(({ analysis, verdict, serverCpuShare, lag }) => ({
+      mixed: figures.mixed.map(({ analysis, verdict, serverCpuShare, mainThreadCpuShare, lag }) => ({
         analysis,
         verdict,
         serverCpuShare,
+        mainThreadCpuShare,
         lag,
       })),
       deadLetters: figures.deadLetters,
