@@ -25,6 +25,7 @@ import {
   settleTables,
   writeSnapshot,
 } from './engine-journal.ts';
+import { closeLevelIteratorsOnReturn } from './level-iterator-return.ts';
 
 /** Where the engine keeps its journal; none: in memory only (tests). */
 const { path } = workerData as { path?: string };
@@ -45,6 +46,7 @@ const takeListener = (engine: Server): RequestListener => {
   return listener;
 };
 
+closeLevelIteratorsOnReturn();
 const server = dynalite(ENGINE_OPTIONS);
 const engineListener = takeListener(server);
 const gate = new ChangeGate();
