@@ -211,15 +211,20 @@ const cpuMillisecondsOf = (stat: string): number => {
 };
 
 /** CPU use between two samples as a share of one core. */
-export const cpuShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined => {
-  if (!before || !after || after.at <= before.at) return undefined;
-  return (after.cpuMilliseconds - before.cpuMilliseconds) / (after.at - before.at);
-};
+export const cpuShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined =>
+  shareBetween(before, after, (sample) => sample.cpuMilliseconds);
 
 /** The main thread's CPU between two samples as a share of one core (undefined where /proc has no tasks). */
-export const mainThreadShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined => {
-  const from = before?.mainThreadCpuMilliseconds;
-  const to = after?.mainThreadCpuMilliseconds;
+export const mainThreadShare = (before: CpuSample | undefined, after: CpuSample | undefined): number | undefined =>
+  shareBetween(before, after, (sample) => sample.mainThreadCpuMilliseconds);
+
+const shareBetween = (
+  before: CpuSample | undefined,
+  after: CpuSample | undefined,
+  milliseconds: (sample: CpuSample) => number | undefined,
+): number | undefined => {
+  const from = before && milliseconds(before);
+  const to = after && milliseconds(after);
   if (!before || !after || from === undefined || to === undefined || after.at <= before.at) return undefined;
   return (to - from) / (after.at - before.at);
 };

@@ -1,3 +1,4 @@
+import { resized } from './typed-arrays.ts';
 import { ExactNearestNeighbours, type NearestNeighbours, type Neighbour } from './vector-search.ts';
 
 /*
@@ -579,21 +580,12 @@ export class ApproximateNearestNeighbours implements NearestNeighbours {
   }
 
   #grow(capacity: number): void {
-    const grown = <T extends Float32Array | Float64Array | Int32Array | Uint8Array | Uint16Array | Uint32Array>(
-      old: T,
-      make: (length: number) => T,
-      width = 1,
-    ): T => {
-      const next = make(capacity * width);
-      next.set(old.subarray(0, Math.min(old.length, capacity * width)) as never);
-      return next;
-    };
-    this.#vectors = grown(this.#vectors, (length) => new Float32Array(length), this.dimensions);
-    this.#norms = grown(this.#norms, (length) => new Float64Array(length));
-    this.#deleted = grown(this.#deleted, (length) => new Uint8Array(length));
-    this.#baseLinks = grown(this.#baseLinks, (length) => new Int32Array(length), this.#baseConnections);
-    this.#baseLinkCounts = grown(this.#baseLinkCounts, (length) => new Uint16Array(length));
-    this.#visited = grown(this.#visited, (length) => new Uint32Array(length));
+    this.#vectors = resized(this.#vectors, capacity * this.dimensions);
+    this.#norms = resized(this.#norms, capacity);
+    this.#deleted = resized(this.#deleted, capacity);
+    this.#baseLinks = resized(this.#baseLinks, capacity * this.#baseConnections);
+    this.#baseLinkCounts = resized(this.#baseLinkCounts, capacity);
+    this.#visited = resized(this.#visited, capacity);
     this.#capacity = capacity;
   }
 }

@@ -1,4 +1,5 @@
 import type { SparseVector } from './sparse-vector.ts';
+import { resized } from './typed-arrays.ts';
 
 /*
  * The vectors of an index by dimension: for each dimension, the slots whose vector is non-zero there, with that
@@ -38,22 +39,17 @@ class PostingList {
 
   #grow(): void {
     const capacity = Math.max(INITIAL_LIST_CAPACITY, this.slots.length * 2);
-    const slots = new Int32Array(capacity);
-    slots.set(this.slots);
-    this.slots = slots;
-    const generations = new Uint32Array(capacity);
-    generations.set(this.generations);
-    this.generations = generations;
-    const values = new Float32Array(capacity);
-    values.set(this.values);
-    this.values = values;
+    this.slots = resized(this.slots, capacity);
+    this.generations = resized(this.generations, capacity);
+    this.values = resized(this.values, capacity);
   }
 }
 
 /** How an index lets the postings read its vectors. */
 export interface StoredVectors {
   readonly dimensions: number;
-  readonly size: number;
+  /** Slots in use: every one below this holds a vector. */
+  size(): number;
   /** Slot after slot, `dimensions` numbers each: float32 values, or int8 steps. Replaced as the index grows. */
   stored(): Float32Array | Int8Array;
 }
@@ -133,11 +129,13 @@ export class DimensionPostings {
 
   /** Every list afresh, sized by a first count so that none grows while it is filled. */
   #rebuild(): void {
-    const { dimensions, size } = this.#vectors;
+    const { dimensions } = this.#vectors;
+    const size = this.#vectors.size();
     const stored = this.#vectors.stored();
     const counts = new Int32Array(dimensions);
-    for (let position = 0; position < size * dimensions; position += 1)
-      if (stored[position] !== 0) counts[position % dimensions] = (counts[position % dimensions] as number) + 1;
+    for (let slot = 0, position = 0; slot < size; slot += 1)
+      for (let dimension = 0; dimension < dimensions; dimension += 1, position += 1)
+        if (stored[position] !== 0) counts[dimension] = (counts[dimension] as number) + 1;
     this.#lists = Array.from(counts, (count) => new PostingList(count + INITIAL_LIST_CAPACITY));
     this.#entries = 0;
     this.#live = 0;
@@ -152,11 +150,7 @@ export class DimensionPostings {
   #ensureSlots(slots: number): void {
     if (slots <= this.#generations.length) return;
     const capacity = Math.max(slots, this.#generations.length * 2);
-    const generations = new Uint32Array(capacity);
-    generations.set(this.#generations);
-    this.#generations = generations;
-    const nonZeros = new Int32Array(capacity);
-    nonZeros.set(this.#nonZeros);
-    this.#nonZeros = nonZeros;
+    this.#generations = resized(this.#generations, capacity);
+    this.#nonZeros = resized(this.#nonZeros, capacity);
   }
 }

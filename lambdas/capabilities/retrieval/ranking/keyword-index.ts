@@ -1,5 +1,6 @@
 import { type AnalysisLanguage, analyze, DEFAULT_ANALYSIS_LANGUAGE, isAnalysisLanguage } from './text-analysis.ts';
 import { selectBest } from './top-k.ts';
+import { resized } from './typed-arrays.ts';
 
 /*
  * KEYWORD search: an incremental inverted index scored with BM25, exactly
@@ -304,9 +305,7 @@ class VarintWriter {
 
   write(value: number): void {
     if (this.#length + 5 > this.#bytes.length) {
-      const grown = new Uint8Array(this.#bytes.length * 2);
-      grown.set(this.#bytes);
-      this.#bytes = grown;
+      this.#bytes = resized(this.#bytes, this.#bytes.length * 2);
     }
     let rest = value >>> 0;
     while (rest >= 0x80) {

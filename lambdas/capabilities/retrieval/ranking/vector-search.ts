@@ -1,6 +1,7 @@
 import { DimensionPostings } from './dimension-postings.ts';
 import { type SparseVector, sparseOf } from './sparse-vector.ts';
 import { selectBest } from './top-k.ts';
+import { resized } from './typed-arrays.ts';
 
 /*
  * Nearest neighbours of a query vector by cosine, over the vectors of one namespace and one model.
@@ -282,20 +283,21 @@ export class ExactNearestNeighbours implements NearestNeighbours {
   /** The postings, built on the first search; none once the vectors have proved dense. */
   #postingsForSearch(): DimensionPostings | undefined {
     if (this.#dense) return undefined;
-    const sizeNow = () => this.#ids.length;
-    this.#postings ??= new DimensionPostings({
-      dimensions: this.dimensions,
-      get size() {
-        return sizeNow();
-      },
-      stored: () => (this.encoding === 'float32' ? this.#floats : this.#bytes),
-    });
+    this.#postings ??= this.#buildPostings();
     const size = this.#ids.length;
     if (size >= DENSITY_JUDGED_FROM && this.#postings.liveEntries > DENSE_SHARE * size * this.dimensions) {
       this.#postings = undefined;
       this.#dense = true;
     }
     return this.#postings;
+  }
+
+  #buildPostings(): DimensionPostings {
+    return new DimensionPostings({
+      dimensions: this.dimensions,
+      size: () => this.#ids.length,
+      stored: () => (this.encoding === 'float32' ? this.#floats : this.#bytes),
+    });
   }
 
   #norm(slot: number): number {
@@ -338,20 +340,11 @@ export class ExactNearestNeighbours implements NearestNeighbours {
   #ensureCapacity(vectors: number): void {
     if (vectors <= this.#norms.length) return;
     const capacity = Math.max(vectors, this.#norms.length * 2);
-    const norms = new Float64Array(capacity);
-    norms.set(this.#norms);
-    this.#norms = norms;
-    if (this.encoding === 'float32') {
-      const floats = new Float32Array(capacity * this.dimensions);
-      floats.set(this.#floats);
-      this.#floats = floats;
-    } else {
-      const bytes = new Int8Array(capacity * this.dimensions);
-      bytes.set(this.#bytes);
-      this.#bytes = bytes;
-      const scales = new Float32Array(capacity);
-      scales.set(this.#scales);
-      this.#scales = scales;
+    this.#norms = resized(this.#norms, capacity);
+    if (this.encoding === 'float32') this.#floats = resized(this.#floats, capacity * this.dimensions);
+    else {
+      this.#bytes = resized(this.#bytes, capacity * this.dimensions);
+      this.#scales = resized(this.#scales, capacity);
     }
   }
 }
