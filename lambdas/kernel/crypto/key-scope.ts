@@ -8,10 +8,11 @@ export type KeyScope =
   | { readonly tenant: string; readonly owner: 'project'; readonly projectId: string }
   | { readonly tenant: string; readonly owner: 'organisation' };
 
-// The storage key shapes of `Namespace.key`: t/{tenant}/p/{principal}/…, t/{tenant}/g/{project}/…, t/{tenant}/o/….
+// The storage key shapes of `Namespace.key`: t/{tenant}/p/{principal}/…, t/{tenant}/g/{project}/…[/k/{task}],
+// t/{tenant}/o/…. A project's tasks share the project's key.
 const TOKEN = '([A-Za-z0-9_-]{1,64})';
 const PRINCIPAL_KEY = new RegExp(`^t/${TOKEN}/p/${TOKEN}/[a-z-]{1,32}(?:/a/${TOKEN})?(?:/s/${TOKEN})?$`);
-const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/[a-z-]{1,32}$`);
+const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/[a-z-]{1,32}(?:/k/${TOKEN})?$`);
 const ORGANISATION_KEY = new RegExp(`^t/${TOKEN}/o/[a-z-]{1,32}$`);
 
 /** The key scope of a namespace storage key of `tenant`; undefined for anything that is not one. */

@@ -9,6 +9,8 @@ export interface Narrowing {
   agent?: string | undefined;
   session?: string | undefined;
   project?: string | undefined;
+  /** One task of the project (its blackboard): allowed with `project` only. */
+  task?: string | undefined;
   /** The organisation's own space, for kinds that are organisation-owned: readable by every member of the tenant. */
   organisation?: boolean | undefined;
 }
@@ -69,6 +71,11 @@ export class Scope {
     const agent = validNarrowing('agent', narrowing.agent);
     const session = validNarrowing('session', narrowing.session);
     const project = validNarrowing('project', narrowing.project);
+    const task = validNarrowing('task', narrowing.task);
+    if (task !== undefined && project === undefined)
+      throw new ValidationFailedError('A task narrows a project namespace only', [
+        { path: 'task', message: 'allowed with a project only' },
+      ]);
     let owner: NamespaceOwner;
     if (narrowing.organisation === true) {
       if (!kind.organisationOwned || agent !== undefined || session !== undefined || project !== undefined)
@@ -83,7 +90,7 @@ export class Scope {
         ]);
       }
       if (!this.isMemberOf(project)) throw new NotFoundError();
-      owner = { type: 'project', projectId: project };
+      owner = { type: 'project', projectId: project, ...(task && { task }) };
     } else {
       owner = { type: 'principal', ...(agent && { agent }), ...(session && { session }) };
     }

@@ -3,7 +3,7 @@ import type { RecordKind } from './record-kind.ts';
 
 export type NamespaceOwner =
   | { readonly type: 'principal'; readonly agent?: string; readonly session?: string }
-  | { readonly type: 'project'; readonly projectId: string }
+  | { readonly type: 'project'; readonly projectId: string; readonly task?: string }
   | { readonly type: 'organisation' };
 
 /** Held only by `Scope` (and the system door for storage keys): without it, `new Namespace(...)` cannot be called. */
@@ -19,8 +19,8 @@ export class Namespace {
   readonly kind: RecordKind;
   readonly owner: NamespaceOwner;
   /**
-   * The storage key: `t/{tenant}/p/{principal}/{kind}[/a/{agent}][/s/{session}]`, `t/{tenant}/g/{project}/{kind}`
-   * or, for what the organisation owns, `t/{tenant}/o/{kind}`.
+   * The storage key: `t/{tenant}/p/{principal}/{kind}[/a/{agent}][/s/{session}]`,
+   * `t/{tenant}/g/{project}/{kind}[/k/{task}]` or, for what the organisation owns, `t/{tenant}/o/{kind}`.
    */
   readonly key: string;
 
@@ -35,7 +35,7 @@ export class Namespace {
     const owner = parts.owner;
     const kind = parts.kind.name;
     if (owner.type === 'project') {
-      this.key = `t/${parts.tenant}/g/${owner.projectId}/${kind}`;
+      this.key = `t/${parts.tenant}/g/${owner.projectId}/${kind}${owner.task ? `/k/${owner.task}` : ''}`;
     } else if (owner.type === 'organisation') {
       this.key = `t/${parts.tenant}/o/${kind}`;
     } else {

@@ -3,7 +3,7 @@ import type { RecordKind, RecordKinds } from './record-kind.ts';
 
 const TOKEN = '([A-Za-z0-9_-]{1,64})';
 const PRINCIPAL_KEY = new RegExp(`^t/${TOKEN}/p/${TOKEN}/([a-z-]{1,32})(?:/a/${TOKEN})?(?:/s/${TOKEN})?$`);
-const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/([a-z-]{1,32})$`);
+const PROJECT_KEY = new RegExp(`^t/${TOKEN}/g/${TOKEN}/([a-z-]{1,32})(?:/k/${TOKEN})?$`);
 const ORGANISATION_KEY = new RegExp(`^t/${TOKEN}/o/([a-z-]{1,32})$`);
 
 /**
@@ -34,7 +34,12 @@ export const namespaceFromStorageKey = (key: string, kinds: RecordKinds): Namesp
       },
     };
   } else if (project?.[1] && project[2] && projectKind) {
-    parts = { tenant: project[1], principal: '', kind: projectKind, owner: { type: 'project', projectId: project[2] } };
+    parts = {
+      tenant: project[1],
+      principal: '',
+      kind: projectKind,
+      owner: { type: 'project', projectId: project[2], ...(project[4] && { task: project[4] }) },
+    };
   } else if (organisation?.[1] && organisationKind?.organisationOwned) {
     parts = { tenant: organisation[1], principal: '', kind: organisationKind, owner: { type: 'organisation' } };
   }

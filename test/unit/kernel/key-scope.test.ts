@@ -22,11 +22,13 @@ describe('Function: keyScopeOf', () => {
           // Act
           const personal = keyScopeOf(tenant, scope.namespace(KINDS['session-events'], { agent, session }).key);
           const team = keyScopeOf(tenant, scope.namespace(KINDS.note, { project }).key);
+          const task = keyScopeOf(tenant, scope.namespace(KINDS.note, { project, task: sub }).key);
           const organisation = keyScopeOf(tenant, scope.namespace(KINDS.guardrail, { organisation: true }).key);
 
           // Assess
           expect(personal).toEqual({ tenant, owner: 'principal', principal: sub });
           expect(team).toEqual({ tenant, owner: 'project', projectId: project });
+          expect(task).toEqual(team);
           expect(organisation).toEqual({ tenant, owner: 'organisation' });
         },
       ),

@@ -51,6 +51,13 @@ describe('Class: Namespace', () => {
     );
   });
 
+  it("narrows a project namespace to one of its tasks, and only a project's", () => {
+    expect(alice.namespace(KINDS.note, { project: 'p7', task: 'T1' }).key).toBe('t/acme/g/p7/note/k/T1');
+    expect(() => alice.namespace(KINDS.note, { task: 'T1' })).toThrow('A task narrows a project namespace only');
+    expect(() => alice.namespace(KINDS.note, { project: 'p7', task: 'a/b' })).toThrow('Invalid task name');
+    expect(() => alice.namespace(KINDS.note, { project: 'p8', task: 'T1' })).toThrow('Not found');
+  });
+
   it('offers a hash that does not reveal its key', () => {
     const namespace = scopeOf({ tenant: 'acme', sub: 'alice' }).namespace(KINDS.note);
 
@@ -85,6 +92,7 @@ describe('Function: namespaceFromStorageKey', () => {
         { type: 'principal', agent: 'coder', session: 's1' },
       ],
       [scope.namespace(KINDS.note, { project: 'p7' }), { type: 'project', projectId: 'p7' }],
+      [scope.namespace(KINDS.note, { project: 'p7', task: 'T1' }), { type: 'project', projectId: 'p7', task: 'T1' }],
       [scope.namespace(KINDS.guardrail, { organisation: true }), { type: 'organisation' }],
     ] as const;
 
@@ -107,6 +115,8 @@ describe('Function: namespaceFromStorageKey', () => {
     't/acme/x/alice/note',
     'acme/p/alice/note',
     't/acme/p/alice/note/',
+    't/acme/g/p7/note/k/',
+    't/acme/g/p7/note/k/T1/x',
     't/acme/p/al ice/note',
   ])('answers undefined for %j, never a namespace and never an error', (key) => {
     expect(namespaceFromStorageKey(key, RECORD_KINDS)).toBeUndefined();
