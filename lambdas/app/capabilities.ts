@@ -9,6 +9,7 @@ import { guardrailsModule } from '../capabilities/guardrails/guardrails.module.t
 import { housekeepingModule } from '../capabilities/housekeeping/housekeeping.module.ts';
 import { learningModule } from '../capabilities/learning/learning.module.ts';
 import { notesModule } from '../capabilities/notes/notes.module.ts';
+import { proceduresModule } from '../capabilities/procedures/procedures.module.ts';
 import { retrievalModule } from '../capabilities/retrieval/retrieval.module.ts';
 import { systemModule } from '../capabilities/system/system.module.ts';
 
@@ -17,6 +18,7 @@ export const CAPABILITIES = [
   notesModule,
   learningModule,
   retrievalModule,
+  proceduresModule,
   guardrailsModule,
   auditModule,
   housekeepingModule,

@@ -40,7 +40,7 @@ export const ErrorResponse = z
 export const Owner = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('principal'), agent: z.string().optional(), session: z.string().optional() }),
-    z.object({ type: z.literal('project'), projectId: z.string() }),
+    z.object({ type: z.literal('project'), projectId: z.string(), task: z.string().optional() }),
     z.object({ type: z.literal('organisation') }),
   ])
   .meta({ id: 'Owner', description: "Whose space the record lives in, in the caller's own terms." });

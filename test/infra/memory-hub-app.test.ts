@@ -231,8 +231,11 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
       synthesized.template.toJSON().Resources[logicalIdOf(synthesized.stack.eventConsumers.consumer(handler).rule)]
         .Properties.EventPattern.detail;
 
-    // Assess: session events are audited by the beliefs they teach
-    expect(detailOf('recordAudit')).toEqual({ record_kind: [{ 'anything-but': ['idempotency', 'session-events'] }] });
+    // Assess: session events are audited by the beliefs they teach, a task's blackboard and evidence by the
+    // task revisions they move
+    expect(detailOf('recordAudit')).toEqual({
+      record_kind: [{ 'anything-but': ['idempotency', 'session-events', 'task-record', 'task-evidence'] }],
+    });
   });
 
   it('deploys no head-projection consumer: the relay moves heads itself, with no content key', () => {

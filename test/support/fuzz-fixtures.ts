@@ -17,6 +17,9 @@ export const FIXTURE_SESSION = 'fuzzsession';
 export type FixtureKind =
   | 'note'
   | 'projectNote'
+  | 'procedure'
+  | 'task'
+  | 'candidate'
   | 'belief'
   | 'guardrail'
   | 'projectGuardrail'
@@ -34,6 +37,9 @@ export const fixtureKindOf = (path: string, parameter: string): FixtureKind | un
   if (parameter === 'key') return path.startsWith('/v1/projects/') ? 'projectGuardrail' : 'guardrail';
   if (parameter !== 'id') return undefined;
   if (path.startsWith('/v1/projects/{projectId}/notes/')) return 'projectNote';
+  if (path.startsWith('/v1/projects/{projectId}/procedures/')) return 'procedure';
+  if (path.startsWith('/v1/projects/{projectId}/tasks/')) return 'task';
+  if (path.startsWith('/v1/projects/{projectId}/candidates/')) return 'candidate';
   if (path.startsWith('/v1/notes/')) return 'note';
   if (path.startsWith('/v1/beliefs/')) return 'belief';
   return undefined;
@@ -437,6 +443,30 @@ export class FuzzWorld {
         return this.#created(
           await this.#expect(201, 'POST', `/v1/projects/${FIXTURE_PROJECT}/notes`, this.ownerToken, { text }),
         );
+      case 'procedure':
+        return this.#created(
+          await this.#expect(201, 'POST', `/v1/projects/${FIXTURE_PROJECT}/procedures`, this.ownerToken, {
+            metadata: { title: text, description: text, taskFamily: 'fuzz' },
+            steps: [{ id: 'only', instruction: text }],
+          }),
+        );
+      case 'task':
+        return this.#created(await this.#fixtureTask(text));
+      case 'candidate': {
+        // A task whose one node the owner (the project's admin, so its manager too) ran and verified, completed.
+        const task = String((await this.#fixtureTask(text)).body.id);
+        const records = `/v1/projects/${FIXTURE_PROJECT}/tasks/${task}/records`;
+        for (const outcome of ['started', 'done', 'verified'])
+          await this.#expect(201, 'POST', records, this.ownerToken, { node: 'only', outcome });
+        const completed = await this.#expect(
+          200,
+          'POST',
+          `/v1/projects/${FIXTURE_PROJECT}/tasks/${task}/complete`,
+          this.ownerToken,
+          { outcome: 'completed', benefit: 1 },
+        );
+        return this.#created({ ...completed, body: completed.body.candidate as Json });
+      }
       case 'belief': {
         const appended = await this.#expect(201, 'POST', `/v1/sessions/${FIXTURE_SESSION}/events`, this.ownerToken, {
           type: 'signal',
@@ -511,6 +541,14 @@ export class FuzzWorld {
       record.currentEtag,
     );
     record.currentEtag = String(patched.body.etag);
+  }
+
+  /** A one-node task assigned to the owner. */
+  #fixtureTask(text: string): Promise<{ body: Json }> {
+    return this.#expect(201, 'POST', `/v1/projects/${FIXTURE_PROJECT}/tasks`, this.ownerToken, {
+      objective: text,
+      plan: { nodes: [{ id: 'only', action: text, assignee: 'alice' }], edges: [] },
+    });
   }
 
   #created(response: { body: Json }): FixtureRecord {

@@ -5,5 +5,6 @@
  */
 import { beliefsSearchModule } from '../learning/public.ts';
 import { notesSearchModule } from '../notes/public.ts';
+import { proceduresSearchModule } from '../procedures/public.ts';
 
-export const SEARCHED_MODULES = [notesSearchModule, beliefsSearchModule] as const;
+export const SEARCHED_MODULES = [notesSearchModule, beliefsSearchModule, proceduresSearchModule] as const;

@@ -122,7 +122,7 @@ describe('Schema: CreateProcedureInput', () => {
     );
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([
-      'prerequisites form a cycle: find → clean → find',
+      'the prerequisites form a cycle: steps[0] → steps[1] → steps[0]',
     ]);
   });
 
@@ -135,8 +135,8 @@ describe('Schema: CreateProcedureInput', () => {
       ]),
     );
     expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
-      ['prerequisites.0', 'step find cannot be its own prerequisite'],
-      ['prerequisites.2', 'prerequisite find → clean is listed twice'],
+      ['prerequisites.0', 'steps[0] cannot be its own prerequisite'],
+      ['prerequisites.2', 'the prerequisite steps[0] → steps[1] is listed twice'],
     ]);
   });
 

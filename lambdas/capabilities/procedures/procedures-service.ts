@@ -1,0 +1,251 @@
+import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
+import type { Scope } from '../../kernel/identity/scope.ts';
+import { RevisionConflictError, RevisionMismatchError } from '../../kernel/records/record.errors.ts';
+import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
+import type {
+  CreateResult,
+  IdempotencyRequest,
+  RecordService,
+  RecordView,
+} from '../../kernel/records/record-service.ts';
+import {
+  type AdaptiveWeights,
+  adaptiveWeights,
+  feedbackStep,
+  NO_BIAS,
+  type RetrievalLogits,
+  type RetrievalSignal,
+} from './adaptive-weights.ts';
+import {
+  type CreateProcedureInput,
+  compareVersions,
+  nextMinorVersion,
+  type ProcedureContent,
+  type RefineProcedureInput,
+} from './procedure.schema.ts';
+import {
+  type ProcedureFeatures,
+  procedureFeatures,
+  type RankedProcedure,
+  rankProcedures,
+} from './procedure-ranking.ts';
+import type { ProceduresSettings } from './procedures.config.ts';
+import { ProcedureRetiredError } from './procedures.errors.ts';
+import { RETRIEVAL_BIAS_ID, type RetrievalBias } from './retrieval-bias.schema.ts';
+
+export type ProcedureView = RecordView<ProcedureContent>;
+
+export interface ProcedureRetrieval {
+  readonly weights: AdaptiveWeights;
+  /** |C(q, F_q)|: the active procedures the facts allow. */
+  readonly candidates: number;
+  readonly hits: readonly (RankedProcedure & { readonly procedure: ProcedureView })[];
+}
+
+export interface ProceduresDependencies {
+  readonly procedures: RecordService<ProcedureContent>;
+  readonly biases: RecordService<RetrievalBias>;
+  readonly settings: () => ProceduresSettings;
+}
+
+const POOL_PAGE = 100;
+const FEEDBACK_ATTEMPTS = 5;
+// Features of a revision never change: computed once per revision, the cache bounded.
+const FEATURE_CACHE_LIMIT = 50_000;
+
+/**
+ * A project's procedure pool (reference 001 §3): versioned procedures whose head is the active revision, refined,
+ * specialised and retired by new revisions (the old ones stay in history), and retrieved by eq. 3 with the
+ * project's adaptive weights.
+ */
+export class ProceduresService {
+  readonly #deps: ProceduresDependencies;
+  readonly #features = new Map<string, ProcedureFeatures>();
+
+  constructor(deps: ProceduresDependencies) {
+    this.#deps = deps;
+  }
+
+  create(
+    scope: Scope,
+    project: string,
+    input: CreateProcedureInput,
+    idempotency?: IdempotencyRequest,
+  ): Promise<CreateResult<ProcedureContent>> {
+    return this.#deps.procedures.create(
+      scope,
+      { project },
+      { ...input, status: 'active', change: { kind: 'created' } },
+      idempotency,
+    );
+  }
+
+  get(scope: Scope, project: string, id: string): Promise<ProcedureView> {
+    return this.#deps.procedures.get(scope, { project }, id);
+  }
+
+  list(scope: Scope, project: string, page: PageRequest): Promise<Page<ProcedureView>> {
+    return this.#deps.procedures.list(scope, { project }, page);
+  }
+
+  history(scope: Scope, project: string, id: string, page: PageRequest): Promise<Page<ProcedureView>> {
+    return this.#deps.procedures.history(scope, { project }, id, page);
+  }
+
+  /** A new active revision with the given structure; its version must move forward (the next minor by default). */
+  refine(
+    scope: Scope,
+    project: string,
+    id: string,
+    expected: ExpectedRevisions | undefined,
+    input: RefineProcedureInput,
+  ): Promise<ProcedureView> {
+    return this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
+      if (current.status === 'retired') throw new ProcedureRetiredError();
+      const version = input.version ?? nextMinorVersion(current.version);
+      if (compareVersions(version, current.version) <= 0)
+        throw new ValidationFailedError('The version must move forward', [
+          { path: 'version', message: 'must be greater than the current version' },
+        ]);
+      return {
+        ...input,
+        version,
+        status: 'active',
+        ...(current.specializes && { specializes: current.specializes }),
+        change: { kind: 'refined' },
+      };
+    });
+  }
+
+  /** A context-specific variant: a procedure of its own, linked to the parent revision it was derived from. */
+  async specialize(
+    scope: Scope,
+    project: string,
+    id: string,
+    input: CreateProcedureInput,
+    idempotency?: IdempotencyRequest,
+  ): Promise<CreateResult<ProcedureContent>> {
+    const parent = await this.get(scope, project, id);
+    if (parent.content?.status !== 'active') throw new ProcedureRetiredError();
+    return this.#deps.procedures.create(
+      scope,
+      { project },
+      {
+        ...input,
+        status: 'active',
+        specializes: { procedureId: parent.id, revision: parent.revision },
+        change: { kind: 'specialized' },
+      },
+      idempotency,
+    );
+  }
+
+  retire(scope: Scope, project: string, id: string, expected: ExpectedRevisions | undefined): Promise<ProcedureView> {
+    return this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
+      if (current.status === 'retired') throw new ProcedureRetiredError();
+      return { ...current, status: 'retired', change: { kind: 'retired' } };
+    });
+  }
+
+  /** Eq. 3 over the project's active procedures, with the project's learned biases unless adaptation is off. */
+  async retrieve(
+    scope: Scope,
+    project: string,
+    request: {
+      readonly query: string;
+      readonly facts: readonly string[];
+      readonly k?: number;
+      readonly adaptive?: boolean;
+    },
+  ): Promise<ProcedureRetrieval> {
+    const settings = this.#deps.settings();
+    const adaptive = request.adaptive ?? settings.adaptiveRetrieval;
+    const [pool, bias] = await Promise.all([this.#activePool(scope, project), this.#bias(scope, project)]);
+    const weights = adaptiveWeights(request.query, { adaptive, bias: bias.logits });
+    const { candidates, ranked } = rankProcedures(
+      request.query,
+      request.facts,
+      pool.map(({ features }) => features),
+      weights,
+      request.k ?? settings.retrievalK,
+    );
+    const byId = new Map(pool.map((entry) => [entry.view.id, entry.view]));
+    return {
+      weights,
+      candidates,
+      hits: ranked.map((hit) => ({ ...hit, procedure: byId.get(hit.id) as ProcedureView })),
+    };
+  }
+
+  /**
+   * Feedback on a retrieval: which signal served the task. One cross-entropy step on the project's biases,
+   * written by compare-and-set on the revision read (re-read and re-stepped when another feedback won).
+   */
+  async feedback(
+    scope: Scope,
+    project: string,
+    request: { readonly query: string; readonly served: RetrievalSignal },
+  ): Promise<{ readonly before: AdaptiveWeights; readonly after: AdaptiveWeights; readonly bias: RetrievalLogits }> {
+    const rate = this.#deps.settings().feedbackLearningRate;
+    for (let attempt = 1; ; attempt += 1) {
+      const current = await this.#bias(scope, project);
+      const before = adaptiveWeights(request.query, { bias: current.logits });
+      const logits = feedbackStep(current.logits, before, request.served, rate);
+      try {
+        await this.#deps.biases.put(
+          scope,
+          { project },
+          RETRIEVAL_BIAS_ID,
+          current.revision === undefined ? undefined : [current.revision],
+          { logits, steps: current.steps + 1 },
+        );
+        return { before, after: adaptiveWeights(request.query, { bias: logits }), bias: logits };
+      } catch (error) {
+        const lost = error instanceof RevisionMismatchError || error instanceof RevisionConflictError;
+        if (!lost || attempt >= FEEDBACK_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async #bias(
+    scope: Scope,
+    project: string,
+  ): Promise<{ readonly logits: RetrievalLogits; readonly steps: number; readonly revision?: number }> {
+    try {
+      const record = await this.#deps.biases.get(scope, { project }, RETRIEVAL_BIAS_ID);
+      return {
+        logits: record.content?.logits ?? NO_BIAS,
+        steps: record.content?.steps ?? 0,
+        revision: record.revision,
+      };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'not_found') return { logits: NO_BIAS, steps: 0 };
+      throw error;
+    }
+  }
+
+  async #activePool(scope: Scope, project: string): Promise<{ view: ProcedureView; features: ProcedureFeatures }[]> {
+    const pool: { view: ProcedureView; features: ProcedureFeatures }[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.list(scope, project, { limit: POOL_PAGE, cursor });
+      for (const view of page.items) {
+        if (view.status !== 'active' || view.content?.status !== 'active') continue;
+        pool.push({ view, features: this.#featuresOf(scope.tenant, view) });
+      }
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return pool;
+  }
+
+  #featuresOf(tenant: string, view: ProcedureView): ProcedureFeatures {
+    const project = view.owner.type === 'project' ? view.owner.projectId : '';
+    const key = `${tenant}\u0000${project}\u0000${view.id}\u0000${view.revision}`;
+    const known = this.#features.get(key);
+    if (known) return known;
+    if (this.#features.size >= FEATURE_CACHE_LIMIT) this.#features.clear();
+    const features = procedureFeatures(view.id, view.revision, view.content as ProcedureContent);
+    this.#features.set(key, features);
+    return features;
+  }
+}
