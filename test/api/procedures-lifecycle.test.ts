@@ -35,6 +35,7 @@ describe('API: procedures, lifecycle and refusals', () => {
     api = await LocalApi.start();
     tokens.manager = await api.token({ sub: 'mona', groups: [`project:${PROJECT}:manager`] });
     tokens.agent = await api.token({ sub: 'ada', groups: [`project:${PROJECT}:member`] });
+    tokens.neighbour = await api.token({ sub: 'nell', groups: ['project:p-other:manager'] });
   }, 60_000);
 
   afterAll(async () => {
@@ -307,6 +308,16 @@ describe('API: procedures, lifecycle and refusals', () => {
     expect(stale.body.error?.code).toBe('procedures.stale_candidate');
     expect(after.body.revision).toBe(moved.body.revision);
     expect(after.body.content.version).toBe('1.1');
+  });
+
+  it('answers a non-member 404 even while the pool is cached for the members', async () => {
+    await call('POST', '/procedures', 'manager', procedureBody('Cached pool'));
+    const warm = await call<{ candidates: number }>('POST', '/procedures/retrieve', 'agent', { query: 'cached pool' });
+    const outside = await call('POST', '/procedures/retrieve', 'neighbour', { query: 'cached pool' });
+    const feedback = await call('POST', '/procedures/feedback', 'neighbour', { query: 'cached pool', served: 'bm25' });
+    expect(warm.body.candidates).toBeGreaterThan(0);
+    expect(outside.status).toBe(404);
+    expect(feedback.status).toBe(404);
   });
 
   it('finds procedures through POST /v1/search in the project', async () => {

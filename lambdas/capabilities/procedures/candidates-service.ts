@@ -16,6 +16,7 @@ import {
 } from './candidate.schema.ts';
 import { mergeWarnings } from './extraction.ts';
 import { compareVersions, nextMinorVersion, type ProcedureContent } from './procedure.schema.ts';
+import type { ProcedurePoolCache } from './procedure-pool-cache.ts';
 import type { ProceduresSettings } from './procedures.config.ts';
 import { InvalidTransitionError, ProcedureRetiredError, StaleCandidateError } from './procedures.errors.ts';
 import { requireManager } from './project-roles.ts';
@@ -27,6 +28,8 @@ export type ProcedureView = RecordView<ProcedureContent>;
 export interface CandidatesDependencies {
   readonly candidates: RecordService<CandidateContent>;
   readonly procedures: RecordService<ProcedureContent>;
+  /** Told of every change promotion makes to the pool. */
+  readonly pools: ProcedurePoolCache;
   readonly settings: () => ProceduresSettings;
   readonly clock: Clock;
 }
@@ -84,9 +87,13 @@ export class CandidatesService {
     requireManager(scope, project);
     const content = candidate.content as CandidateContent;
     if (content.status !== 'candidate') throw new InvalidTransitionError(`The candidate is ${content.status}`);
-    return input.apply === 'warnings'
-      ? this.#attachWarnings(scope, project, candidate)
-      : this.#promoteStructure(scope, project, candidate);
+    return this.#deps.pools.changing(
+      scope,
+      project,
+      input.apply === 'warnings'
+        ? this.#attachWarnings(scope, project, candidate)
+        : this.#promoteStructure(scope, project, candidate),
+    );
   }
 
   async #promoteStructure(scope: Scope, project: string, candidate: CandidateView): Promise<PromotionResult> {

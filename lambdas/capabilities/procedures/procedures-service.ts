@@ -20,15 +20,12 @@ import {
   type CreateProcedureInput,
   compareVersions,
   nextMinorVersion,
+  PROCEDURE,
   type ProcedureContent,
   type RefineProcedureInput,
 } from './procedure.schema.ts';
-import {
-  type ProcedureFeatures,
-  procedureFeatures,
-  type RankedProcedure,
-  rankProcedures,
-} from './procedure-ranking.ts';
+import type { ProcedurePoolCache } from './procedure-pool-cache.ts';
+import { type RankedProcedure, rankProcedures } from './procedure-ranking.ts';
 import type { ProceduresSettings } from './procedures.config.ts';
 import { ProcedureRetiredError } from './procedures.errors.ts';
 import { RETRIEVAL_BIAS_ID, type RetrievalBias } from './retrieval-bias.schema.ts';
@@ -45,13 +42,12 @@ export interface ProcedureRetrieval {
 export interface ProceduresDependencies {
   readonly procedures: RecordService<ProcedureContent>;
   readonly biases: RecordService<RetrievalBias>;
+  readonly pools: ProcedurePoolCache;
   readonly settings: () => ProceduresSettings;
 }
 
 const POOL_PAGE = 100;
 const FEEDBACK_ATTEMPTS = 5;
-// Features of a revision never change: computed once per revision, the cache bounded.
-const FEATURE_CACHE_LIMIT = 50_000;
 
 /**
  * A project's procedure pool (reference 001 §3): versioned procedures whose head is the active revision, refined,
@@ -60,7 +56,6 @@ const FEATURE_CACHE_LIMIT = 50_000;
  */
 export class ProceduresService {
   readonly #deps: ProceduresDependencies;
-  readonly #features = new Map<string, ProcedureFeatures>();
 
   constructor(deps: ProceduresDependencies) {
     this.#deps = deps;
@@ -72,11 +67,15 @@ export class ProceduresService {
     input: CreateProcedureInput,
     idempotency?: IdempotencyRequest,
   ): Promise<CreateResult<ProcedureContent>> {
-    return this.#deps.procedures.create(
+    return this.#deps.pools.changing(
       scope,
-      { project },
-      { ...input, status: 'active', change: { kind: 'created' } },
-      idempotency,
+      project,
+      this.#deps.procedures.create(
+        scope,
+        { project },
+        { ...input, status: 'active', change: { kind: 'created' } },
+        idempotency,
+      ),
     );
   }
 
@@ -100,7 +99,7 @@ export class ProceduresService {
     expected: ExpectedRevisions | undefined,
     input: RefineProcedureInput,
   ): Promise<ProcedureView> {
-    return this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
+    const refined = this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
       if (current.status === 'retired') throw new ProcedureRetiredError();
       const version = input.version ?? nextMinorVersion(current.version);
       if (compareVersions(version, current.version) <= 0)
@@ -115,6 +114,7 @@ export class ProceduresService {
         change: { kind: 'refined' },
       };
     });
+    return this.#deps.pools.changing(scope, project, refined);
   }
 
   /** A context-specific variant: a procedure of its own, linked to the parent revision it was derived from. */
@@ -127,27 +127,39 @@ export class ProceduresService {
   ): Promise<CreateResult<ProcedureContent>> {
     const parent = await this.get(scope, project, id);
     if (parent.content?.status !== 'active') throw new ProcedureRetiredError();
-    return this.#deps.procedures.create(
+    return this.#deps.pools.changing(
       scope,
-      { project },
-      {
-        ...input,
-        status: 'active',
-        specializes: { procedureId: parent.id, revision: parent.revision },
-        change: { kind: 'specialized' },
-      },
-      idempotency,
+      project,
+      this.#deps.procedures.create(
+        scope,
+        { project },
+        {
+          ...input,
+          status: 'active',
+          specializes: { procedureId: parent.id, revision: parent.revision },
+          change: { kind: 'specialized' },
+        },
+        idempotency,
+      ),
     );
   }
 
   retire(scope: Scope, project: string, id: string, expected: ExpectedRevisions | undefined): Promise<ProcedureView> {
-    return this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
-      if (current.status === 'retired') throw new ProcedureRetiredError();
-      return { ...current, status: 'retired', change: { kind: 'retired' } };
-    });
+    return this.#deps.pools.changing(
+      scope,
+      project,
+      this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
+        if (current.status === 'retired') throw new ProcedureRetiredError();
+        return { ...current, status: 'retired', change: { kind: 'retired' } };
+      }),
+    );
   }
 
-  /** Eq. 3 over the project's active procedures, with the project's learned biases unless adaptation is off. */
+  /**
+   * Eq. 3 over the project's active procedures, with the project's learned biases unless adaptation is off. The
+   * pool is cached (ProcedurePoolCache); every hit is re-read from its head before it is shown, and a hit whose
+   * head moved or left the pool sends the ranking round once more on a freshly listed pool.
+   */
   async retrieve(
     scope: Scope,
     project: string,
@@ -158,23 +170,30 @@ export class ProceduresService {
       readonly adaptive?: boolean;
     },
   ): Promise<ProcedureRetrieval> {
+    // Membership first: the cached pool is the project's, and must not answer anyone outside it.
+    scope.namespace(PROCEDURE, { project });
     const settings = this.#deps.settings();
     const adaptive = request.adaptive ?? settings.adaptiveRetrieval;
-    const [pool, bias] = await Promise.all([this.#activePool(scope, project), this.#bias(scope, project)]);
-    const weights = adaptiveWeights(request.query, { adaptive, bias: bias.logits });
-    const { candidates, ranked } = rankProcedures(
-      request.query,
-      request.facts,
-      pool.map(({ features }) => features),
-      weights,
-      request.k ?? settings.retrievalK,
-    );
-    const byId = new Map(pool.map((entry) => [entry.view.id, entry.view]));
-    return {
-      weights,
-      candidates,
-      hits: ranked.map((hit) => ({ ...hit, procedure: byId.get(hit.id) as ProcedureView })),
-    };
+    const bias = this.#bias(scope, project);
+    bias.catch(() => undefined);
+    let pool = await this.#deps.pools.pool(scope, project, () => this.#listActive(scope, project));
+    const weights = adaptiveWeights(request.query, { adaptive, bias: (await bias).logits });
+    for (let round = 1; ; round += 1) {
+      const { candidates, ranked } = rankProcedures(
+        request.query,
+        request.facts,
+        pool.features,
+        weights,
+        request.k ?? settings.retrievalK,
+      );
+      const heads = await Promise.all(ranked.map((hit) => this.#currentHead(scope, project, hit.id)));
+      const current = ranked.flatMap((hit, index) => {
+        const head = heads[index];
+        return head !== undefined && head.revision === hit.revision ? [{ ...hit, procedure: head }] : [];
+      });
+      if (current.length === ranked.length || round === 2) return { weights, candidates, hits: current };
+      pool = await this.#deps.pools.reload(scope, project, () => this.#listActive(scope, project));
+    }
   }
 
   /**
@@ -224,28 +243,26 @@ export class ProceduresService {
     }
   }
 
-  async #activePool(scope: Scope, project: string): Promise<{ view: ProcedureView; features: ProcedureFeatures }[]> {
-    const pool: { view: ProcedureView; features: ProcedureFeatures }[] = [];
+  /** The active head of a procedure, or undefined when it is retired, deleted or gone. */
+  async #currentHead(scope: Scope, project: string, id: string): Promise<ProcedureView | undefined> {
+    try {
+      const head = await this.get(scope, project, id);
+      return head.content?.status === 'active' ? head : undefined;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'not_found') return undefined;
+      throw error;
+    }
+  }
+
+  async #listActive(scope: Scope, project: string): Promise<ProcedureView[]> {
+    const active: ProcedureView[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.list(scope, project, { limit: POOL_PAGE, cursor });
-      for (const view of page.items) {
-        if (view.status !== 'active' || view.content?.status !== 'active') continue;
-        pool.push({ view, features: this.#featuresOf(scope.tenant, view) });
-      }
+      for (const view of page.items)
+        if (view.status === 'active' && view.content?.status === 'active') active.push(view);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
-    return pool;
-  }
-
-  #featuresOf(tenant: string, view: ProcedureView): ProcedureFeatures {
-    const project = view.owner.type === 'project' ? view.owner.projectId : '';
-    const key = `${tenant}\u0000${project}\u0000${view.id}\u0000${view.revision}`;
-    const known = this.#features.get(key);
-    if (known) return known;
-    if (this.#features.size >= FEATURE_CACHE_LIMIT) this.#features.clear();
-    const features = procedureFeatures(view.id, view.revision, view.content as ProcedureContent);
-    this.#features.set(key, features);
-    return features;
+    return active;
   }
 }

@@ -6,6 +6,7 @@ import { proceduresHandlers } from './http/procedures.handlers.ts';
 import { PROCEDURES_OPERATIONS } from './http/procedures.operations.ts';
 import { PROCEDURE, ProcedureContent } from './procedure.schema.ts';
 import { procedureSearchProjection } from './procedure.search.ts';
+import { ProcedurePoolCache } from './procedure-pool-cache.ts';
 import { proceduresSettings } from './procedures.config.ts';
 import { ProceduresService } from './procedures-service.ts';
 import { RETRIEVAL_BIAS, RETRIEVAL_BIAS_ID_PATTERN, RetrievalBias } from './retrieval-bias.schema.ts';
@@ -43,8 +44,10 @@ export const proceduresModule = defineModule({
       content: CandidateContent,
       horizonDays: longLived,
     });
+    const pools = new ProcedurePoolCache(kernel.clock);
     const procedures = new ProceduresService({
       procedures: procedureRecords,
+      pools,
       biases: kernel.recordService({
         kind: RETRIEVAL_BIAS,
         content: RetrievalBias,
@@ -67,6 +70,7 @@ export const proceduresModule = defineModule({
     const candidates = new CandidatesService({
       candidates: candidateRecords,
       procedures: procedureRecords,
+      pools,
       settings,
       clock: kernel.clock,
     });

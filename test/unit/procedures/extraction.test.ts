@@ -59,7 +59,11 @@ describe('Function: extractSupportedStructure (eq. 8)', () => {
       [{ text: '"Found" does not mean "cleaned".', trigger: 'handover' }],
     );
     expect(structure.warnings).toEqual([
-      { text: 'Stubborn stains: soak in warm water first', trigger: 'Clean the cups', evidence: ['task:T1', 'record:R1'] },
+      {
+        text: 'Stubborn stains: soak in warm water first',
+        trigger: 'Clean the cups',
+        evidence: ['task:T1', 'record:R1'],
+      },
       { text: '"Found" does not mean "cleaned".', trigger: 'handover', evidence: ['task:T1'] },
     ]);
   });
