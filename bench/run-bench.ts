@@ -14,6 +14,7 @@ import type { HeadlineFigure, ReportSection, Scenario } from './scenario.ts';
 import { lambdaBundlesScenario } from './scenarios/lambda-bundles.ts';
 import { learningLoadScenario } from './scenarios/learning-load.ts';
 import { notesLoadScenario } from './scenarios/notes-load.ts';
+import { proceduralQualityScenario } from './scenarios/procedural-quality.ts';
 import { proceduresLoadScenario } from './scenarios/procedures-load.ts';
 import { retrievalQualityScenario } from './scenarios/retrieval-quality.ts';
 import { searchLoadScenario } from './scenarios/search-load.ts';
@@ -26,6 +27,7 @@ const SCENARIOS: readonly Scenario[] = [
   retrievalQualityScenario,
   searchLoadScenario,
   proceduresLoadScenario,
+  proceduralQualityScenario,
 ];
 
 const log = (line: string) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${line}`);

@@ -6,6 +6,8 @@ import { type PrerequisiteEdge, upstreamOf } from './dependency-graph.ts';
  * Precheck (eq. 12):      u_claim = b_claim − λ · c_claim, λ = 1; a candidate is kept only when u_claim ≥ 0.
  * Trial utility (eq. 13): u_t = r_candidate − r_baseline − λ · c_t.
  * Mean (eq. 14):          ū = Σ u_t / |T| over every recorded trial, failed ones included; −∞ with no trial.
+ *                         Compared with 0 to within 1e-9: rewards are decimals, and 0.7 − 0.6 − 0.1 is −3e-17 in
+ *                         binary floating point, which must not fail a candidate whose benefit equals its cost.
  * Gates (eq. 9):          safety risk < 0.50; causal confidence ≥ 0.65; qualifying trials ≥ m = 1 (a trial
  *                         qualifies when it verified the state and supported the causal attribution); the latest
  *                         trial verified the state; ū ≥ 0.
@@ -40,6 +42,9 @@ export interface TrialRecord {
   /** ISO-8601; orders the trials. */
   readonly recordedAt: string;
 }
+
+/** How far below 0 a mean may fall by floating-point rounding alone and still count as 0. */
+const UTILITY_TOLERANCE = 1e-9;
 
 export const claimUtility = (benefit: number, cost: number, policy = DEFAULT_PROMOTION_POLICY): number =>
   benefit - policy.costWeight * cost;
@@ -159,7 +164,7 @@ export function decidePromotion(
   if (latest?.stateVerified !== true) failedGates.push('state');
   if (!(candidate.causalConfidence >= policy.minCausalConfidence)) failedGates.push('causal');
   if (qualifyingTrials < policy.minReproductions) failedGates.push('reproduction');
-  if (!(mean >= 0)) failedGates.push('net_benefit');
+  if (!(mean >= -UTILITY_TOLERANCE)) failedGates.push('net_benefit');
   const accept = failedGates.length === 0;
   const base = {
     accept,

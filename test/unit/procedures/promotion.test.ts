@@ -66,6 +66,16 @@ describe('Function: decidePromotion', () => {
     expect(decision.failedGates).toEqual(['net_benefit']);
   });
 
+  it('accepts a mean net benefit of exactly 0 despite floating-point rounding (0.7 − 0.6 − 0.1)', () => {
+    expect(trialUtility(trial({ candidateReward: 0.7, baselineReward: 0.6, cost: 0.1 }))).toBeLessThan(0);
+    expect(decidePromotion(candidate, [trial({ candidateReward: 0.7, baselineReward: 0.6, cost: 0.1 })]).accept).toBe(
+      true,
+    );
+    expect(decidePromotion(candidate, [trial({ candidateReward: 0.7, baselineReward: 0.6, cost: 0.11 })]).accept).toBe(
+      false,
+    );
+  });
+
   it('holds the causal and safety thresholds: causal ≥ 0.65, risk < 0.50', () => {
     expect(decidePromotion({ ...candidate, causalConfidence: 0.65 }, [trial()]).accept).toBe(true);
     expect(decidePromotion({ ...candidate, causalConfidence: 0.649 }, [trial()]).failedGates).toEqual(['causal']);
