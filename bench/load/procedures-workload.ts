@@ -191,7 +191,9 @@ export class ProceduresWorkload implements SessionWorkload<ProceduresOperation> 
         return;
       }
       const task = (JSON.parse(response.body) as { id: string }).id;
-      assignees.forEach((agent, node) => agent.nodes.push({ task, node: `n${node}` }));
+      assignees.forEach((agent, node) => {
+        agent.nodes.push({ task, node: `n${node}` });
+      });
     });
     if (failures > 0) throw new Error(`Seeding failed: ${failures} creates did not return 201`);
     return {
