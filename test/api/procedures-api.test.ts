@@ -161,7 +161,8 @@ describe('API: procedural memory, the kitchen case (reference 001 Figure 3)', ()
     // Assess
     expect(early.status).toBe(409);
     expect(early.body.error?.code).toBe('procedures.prerequisites_unmet');
-    expect(early.body.error?.message).toContain('clean-cups');
+    // clean-cups and clean-dishes, by their places in the task's nodes: an error never echoes ids.
+    expect(early.body.error?.message).toContain('nodes[3], nodes[4]');
     const feed = await call<{ items: RecordBody<Json>[] }>('GET', `/tasks/${task.id}/records`, 'agent-c');
     expect(feed.body.items.some((item) => item.content.node === 'store')).toBe(false);
   });

@@ -30,7 +30,13 @@ export const TrialInput = z
   .strict();
 export type TrialInput = z.infer<typeof TrialInput>;
 
-export const StoredTrial = TrialInput.extend({ recordedAt: z.string(), recordedBy: z.string() }).strict();
+export const StoredTrial = TrialInput.extend({
+  recordedAt: z.string(),
+  recordedBy: z.string(),
+  /** A digest of the Idempotency-Key it was recorded under, and its request's fingerprint: a retry records nothing twice. */
+  idempotencyKey: z.string().optional(),
+  fingerprint: z.string().optional(),
+}).strict();
 
 export const CANDIDATE_STATUSES = ['candidate', 'rejected', 'promoted'] as const;
 

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { Scope } from '../../kernel/identity/scope.ts';
 import {
   ExpectedRevisionRequiredError,
+  IdempotencyKeyReusedError,
   RevisionConflictError,
   RevisionMismatchError,
 } from '../../kernel/records/record.errors.ts';
 import type { Page, PageRequest } from '../../kernel/records/record.schema.ts';
-import type { RecordService, RecordView } from '../../kernel/records/record-service.ts';
+import type { IdempotencyRequest, RecordService, RecordView } from '../../kernel/records/record-service.ts';
 import type { Clock } from '../../kernel/time/clock.ts';
 import {
   type CandidateContent,
@@ -56,19 +58,44 @@ export class CandidatesService {
     this.#deps = deps;
   }
 
+  /**
+   * Candidates are the manager's: they carry what a task's blackboard held (its failures become warnings),
+   * which only the task's own members may read.
+   */
   list(scope: Scope, project: string, page: PageRequest): Promise<Page<CandidateView>> {
     scope.namespace(PROCEDURE_CANDIDATE, { project });
+    requireManager(scope, project);
     return this.#deps.candidates.list(scope, { project }, page);
   }
 
-  get(scope: Scope, project: string, id: string): Promise<CandidateView> {
+  async get(scope: Scope, project: string, id: string): Promise<CandidateView> {
+    scope.namespace(PROCEDURE_CANDIDATE, { project });
+    requireManager(scope, project);
     return this.#deps.candidates.get(scope, { project }, id);
   }
 
-  async addTrial(scope: Scope, project: string, id: string, trial: TrialInput): Promise<CandidateView> {
-    await this.get(scope, project, id);
-    requireManager(scope, project);
-    return this.#revise(scope, project, id, (content) => {
+  /** One reproduction trial; under an Idempotency-Key a retry records nothing twice. */
+  async addTrial(
+    scope: Scope,
+    project: string,
+    id: string,
+    trial: TrialInput,
+    idempotency?: IdempotencyRequest,
+  ): Promise<{ readonly candidate: CandidateView; readonly replayed: boolean }> {
+    // The key is kept as a digest: a record never holds (nor shows) what the caller sent as a key.
+    const keyDigest =
+      idempotency && createHash('sha256').update(`trial-key/${idempotency.key}`).digest('base64url').slice(0, 22);
+    const known = (content: CandidateContent) => {
+      const earlier = keyDigest && content.trials.find((entry) => entry.idempotencyKey === keyDigest);
+      if (earlier && earlier.fingerprint !== idempotency?.fingerprint) throw new IdempotencyKeyReusedError();
+      return earlier !== undefined;
+    };
+    const current = await this.get(scope, project, id);
+    if (known(current.content as CandidateContent)) return { candidate: current, replayed: true };
+    let replayed = false;
+    const candidate = await this.#revise(scope, project, id, (content) => {
+      replayed = known(content);
+      if (replayed) return content;
       if (content.status !== 'candidate') throw new InvalidTransitionError(`The candidate is ${content.status}`);
       if (content.trials.length >= TRIALS_MAX)
         throw new InvalidTransitionError(`A candidate holds at most ${TRIALS_MAX} trials`);
@@ -76,10 +103,16 @@ export class CandidatesService {
         ...content,
         trials: [
           ...content.trials,
-          { ...trial, recordedAt: this.#deps.clock.now().toISOString(), recordedBy: scope.principal },
+          {
+            ...trial,
+            recordedAt: this.#deps.clock.now().toISOString(),
+            recordedBy: scope.principal,
+            ...(idempotency && keyDigest && { idempotencyKey: keyDigest, fingerprint: idempotency.fingerprint }),
+          },
         ],
       };
     });
+    return { candidate, replayed };
   }
 
   async promote(scope: Scope, project: string, id: string, input: PromoteInput): Promise<PromotionResult> {

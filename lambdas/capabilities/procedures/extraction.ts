@@ -26,6 +26,7 @@ export interface EntryWithId {
 }
 
 const TRIGGER_MAX = 200;
+const TEXT_MAX = 2_000;
 
 export function extractSupportedStructure(
   taskId: string,
@@ -43,8 +44,8 @@ export function extractSupportedStructure(
   const failures = entries
     .filter(({ entry }) => entry.entry === 'execution' && entry.error.trim().length > 0)
     .map(({ id, entry }) => ({
-      text: entry.error.trim(),
-      trigger: (actionOf.get(entry.node) ?? entry.node).slice(0, TRIGGER_MAX),
+      text: entry.error.trim().slice(0, TEXT_MAX),
+      trigger: (actionOf.get(entry.node) ?? entry.node).trim().slice(0, TRIGGER_MAX),
       evidence: [`task:${taskId}`, `record:${id}`],
     }));
   const lessonWarnings = lessons.map((lesson) => ({

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
 import { type GraphDefect, graphDefects } from './dependency-graph.ts';
 
@@ -155,10 +156,16 @@ export const RefineProcedureInput = ProcedureBody.extend({ version: ProcedureVer
   .superRefine(checkGraph);
 export type RefineProcedureInput = z.infer<typeof RefineProcedureInput>;
 
-/** The next minor version: 1.0 → 1.1, 1.9 → 1.10. */
+const VERSION_PART_MAX = 9999;
+
+/** The next minor version: 1.0 → 1.1, 1.9 → 1.10, and past 9999 the next major (1.9999 → 2.0). */
 export const nextMinorVersion = (version: string): string => {
-  const [major, minor] = version.split('.');
-  return `${major}.${Number(minor) + 1}`;
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  if (minor < VERSION_PART_MAX) return `${major}.${minor + 1}`;
+  if (major < VERSION_PART_MAX) return `${major + 1}.0`;
+  throw new ValidationFailedError('The procedure has no version after this one', [
+    { path: 'version', message: 'give a version explicitly' },
+  ]);
 };
 
 /** Compares major.minor numerically. */

@@ -1,6 +1,10 @@
 import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
-import { RevisionConflictError, RevisionMismatchError } from '../../kernel/records/record.errors.ts';
+import {
+  ExpectedRevisionRequiredError,
+  RevisionConflictError,
+  RevisionMismatchError,
+} from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type {
   CreateResult,
@@ -28,6 +32,7 @@ import type { ProcedurePoolCache } from './procedure-pool-cache.ts';
 import { type RankedProcedure, rankProcedures } from './procedure-ranking.ts';
 import type { ProceduresSettings } from './procedures.config.ts';
 import { ProcedureRetiredError } from './procedures.errors.ts';
+import { requireManager } from './project-roles.ts';
 import { RETRIEVAL_BIAS_ID, type RetrievalBias } from './retrieval-bias.schema.ts';
 
 export type ProcedureView = RecordView<ProcedureContent>;
@@ -47,7 +52,8 @@ export interface ProceduresDependencies {
 }
 
 const POOL_PAGE = 100;
-const FEEDBACK_ATTEMPTS = 5;
+// Feedback from many agents at once contends on one record: each lost compare-and-set re-reads and re-steps.
+const FEEDBACK_ATTEMPTS = 30;
 
 /**
  * A project's procedure pool (reference 001 §3): versioned procedures whose head is the active revision, refined,
@@ -61,12 +67,22 @@ export class ProceduresService {
     this.#deps = deps;
   }
 
-  create(
+  /**
+   * The pool is the manager's to curate: creating, refining, specialising and retiring an active procedure is
+   * theirs (agents propose through completed tasks and candidates, which become active only by promotion).
+   */
+  #requireCurator(scope: Scope, project: string): void {
+    scope.namespace(PROCEDURE, { project });
+    requireManager(scope, project);
+  }
+
+  async create(
     scope: Scope,
     project: string,
     input: CreateProcedureInput,
     idempotency?: IdempotencyRequest,
   ): Promise<CreateResult<ProcedureContent>> {
+    this.#requireCurator(scope, project);
     return this.#deps.pools.changing(
       scope,
       project,
@@ -92,13 +108,14 @@ export class ProceduresService {
   }
 
   /** A new active revision with the given structure; its version must move forward (the next minor by default). */
-  refine(
+  async refine(
     scope: Scope,
     project: string,
     id: string,
     expected: ExpectedRevisions | undefined,
     input: RefineProcedureInput,
   ): Promise<ProcedureView> {
+    this.#requireCurator(scope, project);
     const refined = this.#deps.procedures.update(scope, { project }, id, expected, (current) => {
       if (current.status === 'retired') throw new ProcedureRetiredError();
       const version = input.version ?? nextMinorVersion(current.version);
@@ -125,6 +142,7 @@ export class ProceduresService {
     input: CreateProcedureInput,
     idempotency?: IdempotencyRequest,
   ): Promise<CreateResult<ProcedureContent>> {
+    this.#requireCurator(scope, project);
     const parent = await this.get(scope, project, id);
     if (parent.content?.status !== 'active') throw new ProcedureRetiredError();
     return this.#deps.pools.changing(
@@ -144,7 +162,13 @@ export class ProceduresService {
     );
   }
 
-  retire(scope: Scope, project: string, id: string, expected: ExpectedRevisions | undefined): Promise<ProcedureView> {
+  async retire(
+    scope: Scope,
+    project: string,
+    id: string,
+    expected: ExpectedRevisions | undefined,
+  ): Promise<ProcedureView> {
+    this.#requireCurator(scope, project);
     return this.#deps.pools.changing(
       scope,
       project,
@@ -220,8 +244,13 @@ export class ProceduresService {
         );
         return { before, after: adaptiveWeights(request.query, { bias: logits }), bias: logits };
       } catch (error) {
-        const lost = error instanceof RevisionMismatchError || error instanceof RevisionConflictError;
+        const lost =
+          error instanceof RevisionMismatchError ||
+          error instanceof RevisionConflictError ||
+          // The record did not exist when read; another feedback created it first.
+          error instanceof ExpectedRevisionRequiredError;
         if (!lost || attempt >= FEEDBACK_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
       }
     }
   }

@@ -1,4 +1,5 @@
 import { defineModule } from '../../composition/capability-module.ts';
+import { kernelRetention } from '../../kernel/config/kernel-config.ts';
 import { CandidateContent, PROCEDURE_CANDIDATE } from './candidate.schema.ts';
 import { CandidatesService } from './candidates-service.ts';
 import { contentWordJudge } from './divergence.ts';
@@ -64,6 +65,8 @@ export const proceduresModule = defineModule({
       procedures: procedureRecords,
       judge: contentWordJudge,
       settings,
+      idempotency: kernel.idempotency,
+      idempotencyKeyHours: () => kernelRetention.of(kernel.config.current()).idempotencyKeyHours,
       clock: kernel.clock,
       ids: kernel.ids,
     });

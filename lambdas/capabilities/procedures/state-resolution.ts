@@ -54,6 +54,7 @@ export type StateResolution =
     };
 
 const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const instantOf = (item: StateEvidence): number => Date.parse(item.observedAt);
 
 export function resolveKey(
   key: string,
@@ -66,12 +67,14 @@ export function resolveKey(
   const top = eligible.filter((item) => authorityOf(item.tier) === topAuthority);
   const tier = (top[0] as StateEvidence).tier;
   if (tier === 'agent_inference') return { key, status: 'unresolved', reason: 'inference_only', next: 'observe', tier };
+  // Instants compared as instants: `10:00:00.5Z` and `10:00:00.500Z` are one time, and text order is not time order.
   const latestBySource = new Map<string, StateEvidence[]>();
   for (const item of top) {
     const known = latestBySource.get(item.source);
-    const knownAt = known?.[0]?.observedAt;
-    if (knownAt === undefined || item.observedAt > knownAt) latestBySource.set(item.source, [item]);
-    else if (item.observedAt === knownAt) known?.push(item);
+    const knownAt = known?.[0] === undefined ? undefined : instantOf(known[0]);
+    const itemAt = instantOf(item);
+    if (knownAt === undefined || itemAt > knownAt) latestBySource.set(item.source, [item]);
+    else if (itemAt === knownAt) known?.push(item);
   }
   const reports = [...latestBySource.values()];
   if (reports.some((latest) => latest.some((item) => !sameValue(item.value, (latest[0] as StateEvidence).value))))
@@ -85,7 +88,7 @@ export function resolveKey(
       next: 'fresh_authoritative_or_tool_observation',
       tier,
     };
-  const newest = eligible.reduce((best, item) => (item.observedAt > best.observedAt ? item : best));
+  const newest = eligible.reduce((best, item) => (instantOf(item) > instantOf(best) ? item : best));
   return {
     key,
     status: 'resolved',

@@ -218,7 +218,18 @@ export const CompleteTaskInput = z
     safetyRisk: z.number().min(0).max(1).default(0),
     /** Lessons to attach as conditional warnings, with what triggers them. */
     lessons: z
-      .array(z.object({ text: Text('lesson'), trigger: z.string().min(1).max(200) }).strict())
+      .array(
+        z
+          .object({
+            text: Text('lesson'),
+            trigger: z
+              .string()
+              .min(1)
+              .max(200)
+              .refine((text) => text.trim().length > 0, 'trigger must not be blank'),
+          })
+          .strict(),
+      )
       .max(20)
       .default([]),
   })

@@ -1,7 +1,9 @@
 import type * as z from 'zod';
 import { NotFoundError, ValidationFailedError } from '../../kernel/errors/domain-error.ts';
+import { IDEMPOTENCY, type IdempotencyStore } from '../../kernel/idempotency/idempotency-store.port.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
-import { RevisionMismatchError } from '../../kernel/records/record.errors.ts';
+import { assertNoSensitiveContent } from '../../kernel/protection/sensitive-content-screen.ts';
+import { IdempotencyKeyReusedError, RevisionMismatchError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type {
   CreateResult,
@@ -55,6 +57,8 @@ export interface TasksDependencies {
   readonly procedures: RecordService<ProcedureContent>;
   readonly judge: GoalConsistencyJudge;
   readonly settings: () => ProceduresSettings;
+  readonly idempotency: IdempotencyStore;
+  readonly idempotencyKeyHours: () => number;
   readonly clock: Clock;
   readonly ids: IdGenerator;
 }
@@ -79,6 +83,7 @@ export interface Completion {
 }
 
 const TASK_WRITE_ATTEMPTS = 6;
+const HOUR_MS = 3_600_000;
 const LIST_PAGE = 100;
 /** An observation time may run ahead of this service's clock by at most this (clock skew between agents). */
 const FUTURE_SKEW_MS = 5 * 60_000;
@@ -205,7 +210,9 @@ export class TasksService {
       const stale = downstreamOf(changed, edges);
       const revised = nodes.map((node): TaskNode => {
         if (changed.has(node.id)) return { ...node, status: 'pending' };
-        if (stale.has(node.id) && ['done', 'verified'].includes(node.status)) return { ...node, status: 'stale' };
+        // Work under way or finished downstream of a change rested on what changed: it must be done again.
+        if (stale.has(node.id) && ['in_progress', 'done', 'verified'].includes(node.status))
+          return { ...node, status: 'stale' };
         return node;
       });
       return parsedOrRefused(
@@ -249,33 +256,60 @@ export class TasksService {
         );
       if (input.outcome === 'started') {
         const status = new Map(content.nodes.map((candidate) => [candidate.id, candidate.status]));
+        const place = (id: string) => `nodes[${content.nodes.findIndex((candidate) => candidate.id === id)}]`;
         const unmet = content.edges
           .filter((edge) => edge.to === node.id && status.get(edge.from) !== 'verified')
-          .map((edge) => edge.from);
+          .map((edge) => place(edge.from));
         if (unmet.length > 0) throw new PrerequisitesUnmetError(unmet);
       }
       return node;
     };
-    check(task.content as TaskContent);
-    if (input.outcome !== 'observed') {
-      const rule = TRANSITIONS[input.outcome];
-      task = await this.#revise(scope, project, taskId, (content) => {
-        const node = check(content);
-        return {
-          ...content,
-          nodes: content.nodes.map((candidate) =>
-            candidate.id === node.id ? { ...candidate, status: rule.to } : candidate,
-          ),
-        };
+    const content = { ...input, agent: scope.principal, entry: 'execution' as const };
+    // Refused content is refused before anything moves (the entry's own write would refuse it only afterwards).
+    assertNoSensitiveContent(content);
+    const revise = async () =>
+      input.outcome === 'observed'
+        ? task
+        : this.#revise(scope, project, taskId, (current) => {
+            const node = check(current);
+            const to = TRANSITIONS[input.outcome as Exclude<typeof input.outcome, 'observed'>].to;
+            return {
+              ...current,
+              nodes: current.nodes.map((candidate) =>
+                candidate.id === node.id ? { ...candidate, status: to } : candidate,
+              ),
+            };
+          });
+    if (idempotency !== undefined) {
+      // Under an Idempotency-Key the key is claimed before anything moves: a reused key is refused and a replay
+      // answers the entry first written, with the task as it stands, moving nothing again. A first attempt that
+      // was refused wrote nothing, so its retry is answered as it would be now.
+      const claim = await this.#deps.idempotency.claim(scope.namespace(IDEMPOTENCY), idempotency.key, {
+        fingerprint: idempotency.fingerprint,
+        recordId: this.#deps.ids.next(),
+        expiresAt: new Date(
+          this.#deps.clock.now().getTime() + this.#deps.idempotencyKeyHours() * HOUR_MS,
+        ).toISOString(),
       });
+      if (claim.outcome === 'existing') {
+        if (claim.fingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
+        const first = await this.#deps.entries.get(scope, { project, task: taskId }, claim.recordId).catch((error) => {
+          if ((error as { code?: string }).code === 'not_found') return undefined;
+          throw error;
+        });
+        if (first)
+          return {
+            entry: { record: first, replayed: true },
+            task: await this.#deps.tasks.get(scope, { project }, taskId),
+          };
+      }
     }
-    const entry = await this.#deps.entries.create(
-      scope,
-      { project, task: taskId },
-      { ...input, agent: scope.principal, entry: 'execution' },
-      idempotency,
-    );
-    return { entry, task };
+    // The node moves first: the compare-and-set on the task decides a race, and the losers write nothing. The
+    // entry then takes the id the key was claimed for (the record service finds the claim).
+    check(task.content as TaskContent);
+    task = await revise();
+    const { record } = await this.#deps.entries.create(scope, { project, task: taskId }, content, idempotency);
+    return { entry: { record, replayed: false }, task };
   }
 
   /** The task's feed, oldest first: every entry, corrections included. */
@@ -290,8 +324,10 @@ export class TasksService {
     project: string,
     taskId: string,
     input: StateEvidenceInput,
+    idempotency?: IdempotencyRequest,
   ): Promise<CreateResult<StoredEvidence>> {
-    await this.get(scope, project, taskId);
+    const task = await this.get(scope, project, taskId);
+    if (task.content?.status !== 'open') throw new InvalidTransitionError('The task is no longer open');
     const now = this.#deps.clock.now().getTime();
     if (input.observedAt !== undefined && Date.parse(input.observedAt) > now + FUTURE_SKEW_MS)
       throw new ValidationFailedError('The observation lies in the future', [
@@ -307,6 +343,7 @@ export class TasksService {
         observedAt: input.observedAt ?? new Date(now).toISOString(),
         reportedBy: scope.principal,
       },
+      idempotency,
     );
   }
 
@@ -432,7 +469,7 @@ export class TasksService {
     if (content.status !== 'open') throw new InvalidTransitionError('The task is already closed');
     const entries = await this.#allEntries(scope, project, taskId);
     const structure = extractSupportedStructure(taskId, content, entries, input.lessons);
-    let candidate: CandidateView | undefined;
+    let proposal: CandidateContent | undefined;
     if (input.outcome === 'completed' && structure.steps.length > 0) {
       const reference = content.procedures[0];
       const base = reference
@@ -440,42 +477,42 @@ export class TasksService {
         : undefined;
       const baseContent = base?.content ?? undefined;
       const utility = claimUtility(input.benefit, input.cost, this.#policy());
-      const { record } = await this.#deps.candidates.create(
-        scope,
-        { project },
-        {
-          taskId,
-          ...(reference && baseContent && { base: reference }),
-          metadata: baseContent?.metadata ?? {
-            title: content.objective.slice(0, 2000),
-            description: content.objective,
-            taskFamily: 'unspecified',
-            applicability: [],
-            tags: [],
-            contextConditions: [],
-            exclusions: [],
-          },
-          version: baseContent ? nextMinorVersion(baseContent.version) : '1.0',
-          steps: structure.steps,
-          prerequisites: structure.prerequisites,
-          warnings: mergeWarnings(baseContent?.warnings ?? [], structure.warnings).slice(0, 50),
-          benefit: input.benefit,
-          cost: input.cost,
-          claimUtility: utility,
-          causalConfidence: input.causalConfidence,
-          safetyRisk: input.safetyRisk,
-          trials: [],
-          status: utility >= 0 ? 'candidate' : 'rejected',
-          reasons: utility >= 0 ? [] : ['precheck.negative_claim_utility'],
-          warningsAttached: false,
+      proposal = {
+        taskId,
+        ...(reference && baseContent && { base: reference }),
+        metadata: baseContent?.metadata ?? {
+          title: content.objective.slice(0, 2000),
+          description: content.objective,
+          taskFamily: 'unspecified',
+          applicability: [],
+          tags: [],
+          contextConditions: [],
+          exclusions: [],
         },
-      );
-      candidate = record;
+        version: baseContent ? nextMinorVersion(baseContent.version) : '1.0',
+        steps: structure.steps,
+        prerequisites: structure.prerequisites,
+        warnings: mergeWarnings(baseContent?.warnings ?? [], structure.warnings).slice(0, 50),
+        benefit: input.benefit,
+        cost: input.cost,
+        claimUtility: utility,
+        causalConfidence: input.causalConfidence,
+        safetyRisk: input.safetyRisk,
+        trials: [],
+        status: utility >= 0 ? 'candidate' : 'rejected',
+        reasons: utility >= 0 ? [] : ['precheck.negative_claim_utility'],
+        warningsAttached: false,
+      };
     }
+    // Closing is the compare-and-set that decides a race of completions; the candidate takes the task's id, so
+    // whatever happens after, a task leaves at most one candidate.
     const closed = await this.#revise(scope, project, taskId, (current) => {
       if (current.status !== 'open') throw new InvalidTransitionError('The task is already closed');
-      return { ...current, status: input.outcome, ...(candidate && { candidateId: candidate.id }) };
+      return { ...current, status: input.outcome, ...(proposal && { candidateId: taskId }) };
     });
+    const candidate = proposal
+      ? (await this.#deps.candidates.put(scope, { project }, taskId, undefined, proposal)).record
+      : undefined;
     return {
       task: closed,
       ...(candidate && { candidate }),
@@ -538,7 +575,7 @@ export class TasksService {
         id: node.id ?? `n${this.#deps.ids.next()}`,
         action: node.action,
         assignee: node.assignee,
-        status: kept && kept.action === node.action ? kept.status : 'pending',
+        status: kept && kept.action === node.action && kept.assignee === node.assignee ? kept.status : 'pending',
         ...(kept?.step && { step: kept.step }),
       };
     });

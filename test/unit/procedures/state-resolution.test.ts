@@ -58,6 +58,22 @@ describe('Function: resolveKey', () => {
     expect(resolution).toMatchObject({ status: 'resolved', value: 'paid', reobserve: false });
   });
 
+  it('compares observation times as instants, whatever their precision', () => {
+    // .500Z is later than :00Z though it sorts before it as text; .5Z and .500Z are one instant.
+    expect(
+      resolveKey('order-7.payment', [
+        evidence({ value: 'sink', observedAt: '2026-12-01T10:00:00.500Z' }),
+        evidence({ value: 'fridge', observedAt: '2026-12-01T10:00:00Z' }),
+      ]),
+    ).toMatchObject({ status: 'resolved', value: 'sink' });
+    expect(
+      resolveKey('order-7.payment', [
+        evidence({ value: 'sink', observedAt: '2026-12-01T10:00:00.5Z' }),
+        evidence({ value: 'fridge', observedAt: '2026-12-01T10:00:00.500Z' }),
+      ]),
+    ).toMatchObject({ status: 'unresolved', reason: 'tie' });
+  });
+
   it('leaves a tie at the same instant unresolved', () => {
     expect(
       resolveKey('order-7.payment', [evidence({ value: 'unpaid' }), evidence({ value: 'paid', confidence: 0.99 })]),

@@ -4,7 +4,7 @@ import { type HttpContext, httpOperation } from '../../../http/http-operation.ts
 import { issuedCursor } from '../../../http/listing-cursors.ts';
 import type { Operation } from '../../../http/operation.ts';
 import { pageRequestOf } from '../../../http/page-size.ts';
-import { created, ok } from '../../../http/responses.ts';
+import { created, jsonResponse, ok } from '../../../http/responses.ts';
 import type { RecordView } from '../../../kernel/records/record-service.ts';
 import type { CandidatesService } from '../candidates-service.ts';
 import type { ProceduresService } from '../procedures-service.ts';
@@ -136,7 +136,13 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
     ok(pageOf(input, await tasks.entries(scope, projectOf(input), idOf(input), pageRequestOf(http, input.query)))),
   ),
   addTaskEvidence: httpOperation(api.addTaskEvidence, http).handler(async ({ scope, input }) => {
-    const { record, replayed } = await tasks.addEvidence(scope, projectOf(input), idOf(input), input.body);
+    const { record, replayed } = await tasks.addEvidence(
+      scope,
+      projectOf(input),
+      idOf(input),
+      input.body,
+      input.idempotency,
+    );
     return created(api.toRecordResponse(record), {
       ...withEtag(record),
       location: `${locationOf(projectOf(input), 'tasks', idOf(input))}/state`,
@@ -166,8 +172,17 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
     return ok(api.toRecordResponse(candidate), withEtag(candidate));
   }),
   recordProcedureTrial: httpOperation(api.recordTrial, http).handler(async ({ scope, input }) => {
-    const candidate = await candidates.addTrial(scope, projectOf(input), idOf(input), input.body);
-    return ok(api.toRecordResponse(candidate), withEtag(candidate));
+    const { candidate, replayed } = await candidates.addTrial(
+      scope,
+      projectOf(input),
+      idOf(input),
+      input.body,
+      input.idempotency,
+    );
+    return jsonResponse(200, api.toRecordResponse(candidate), {
+      ...withEtag(candidate),
+      ...(replayed && { 'Idempotent-Replayed': 'true' }),
+    });
   }),
   promoteProcedureCandidate: httpOperation(api.promoteCandidate, http).handler(async ({ scope, input }) => {
     const result = await candidates.promote(scope, projectOf(input), idOf(input), input.body);

@@ -188,7 +188,7 @@ export const createProcedure = defineOperation({
   query: NoQuery,
   body: CreateProcedureInput,
   idempotent: true,
-  responses: { ...createdWith(Procedure), ...failures },
+  responses: { ...createdWith(Procedure), ...failures, ...ROLE_REFUSED },
 });
 
 export const listProcedures = defineOperation({
@@ -262,7 +262,7 @@ export const specializeProcedure = defineOperation({
   query: NoQuery,
   body: CreateProcedureInput,
   idempotent: true,
-  responses: { ...createdWith(Procedure), ...failures, ...CONFLICT },
+  responses: { ...createdWith(Procedure), ...failures, ...ROLE_REFUSED, ...CONFLICT },
 });
 
 export const retireProcedure = defineOperation({
@@ -411,7 +411,8 @@ export const addTaskEvidence = defineOperation({
   params: IdParams,
   query: NoQuery,
   body: StateEvidenceInput,
-  responses: { ...createdWith(TaskEvidence), ...failures },
+  idempotent: true,
+  responses: { ...createdWith(TaskEvidence), ...failures, ...CONFLICT },
 });
 
 export const getTaskState = defineOperation({
@@ -490,7 +491,11 @@ export const getCandidate = defineOperation({
   params: IdParams,
   query: NoQuery,
   body: NoBody,
-  responses: { 200: { description: 'The candidate', schema: Candidate, headers: ['ETag'] }, ...failures },
+  responses: {
+    200: { description: 'The candidate', schema: Candidate, headers: ['ETag'] },
+    ...failures,
+    ...ROLE_REFUSED,
+  },
 });
 
 export const recordTrial = defineOperation({
@@ -504,8 +509,13 @@ export const recordTrial = defineOperation({
   params: IdParams,
   query: NoQuery,
   body: TrialInput,
+  idempotent: true,
   responses: {
-    200: { description: 'The candidate with the trial', schema: Candidate, headers: ['ETag'] },
+    200: {
+      description: 'The candidate with the trial (a replay under the same Idempotency-Key records nothing again)',
+      schema: Candidate,
+      headers: ['ETag', 'Idempotent-Replayed'],
+    },
     ...failures,
     ...ROLE_REFUSED,
     ...CONFLICT,
