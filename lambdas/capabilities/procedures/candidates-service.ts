@@ -126,6 +126,7 @@ export class CandidatesService {
       input.apply === 'warnings'
         ? this.#attachWarnings(scope, project, candidate)
         : this.#promoteStructure(scope, project, candidate),
+      (result) => result.procedure,
     );
   }
 

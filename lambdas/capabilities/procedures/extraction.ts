@@ -1,3 +1,4 @@
+import { detectInstructionInjection } from '../../kernel/protection/instruction-injection.ts';
 import type { ConditionalWarning, Prerequisite, ProcedureStep } from './procedure.schema.ts';
 import type { BlackboardEntry, TaskContent } from './task.schema.ts';
 
@@ -9,7 +10,7 @@ import type { BlackboardEntry, TaskContent } from './task.schema.ts';
  *        merely ran one after the other gain no edge: temporal order alone is not a prerequisite.
  * Each supported node becomes a step, keeping the procedure step id it was bound from (so a revision keeps its
  * ids) or else its node id; failures recorded on the blackboard become conditional warnings with the entry as
- * evidence; the lessons given at completion are added as warnings too.
+ * evidence (unless it reads as an instruction); the lessons given at completion are added as warnings too.
  */
 
 export interface ExtractedStructure {
@@ -41,8 +42,11 @@ export function extractSupportedStructure(
     .filter((edge) => stepIdOf.has(edge.from) && stepIdOf.has(edge.to))
     .map((edge) => ({ from: stepIdOf.get(edge.from) as string, to: stepIdOf.get(edge.to) as string }));
   const actionOf = new Map(task.nodes.map((node) => [node.id, node.action]));
+  // An error that reads as an instruction is an agent's text trying to steer later agents: it never becomes
+  // guidance in the shared pool.
   const failures = entries
     .filter(({ entry }) => entry.entry === 'execution' && entry.error.trim().length > 0)
+    .filter(({ entry }) => detectInstructionInjection(entry.error).verdict === 'clean')
     .map(({ id, entry }) => ({
       text: entry.error.trim().slice(0, TEXT_MAX),
       trigger: (actionOf.get(entry.node) ?? entry.node).trim().slice(0, TRIGGER_MAX),

@@ -1,4 +1,4 @@
-import { BM25_B, BM25_K1, boundedSimilarity, hashedEmbedding, hashingTokens } from '../retrieval/public.ts';
+import { BM25_B, BM25_K1, hashedEmbedding, hashingTokens } from '../retrieval/public.ts';
 import type { AdaptiveWeights } from './adaptive-weights.ts';
 import type { ProcedureContent } from './procedure.schema.ts';
 
@@ -25,7 +25,15 @@ export interface ProcedureFeatures {
   readonly termCounts: ReadonlyMap<string, number>;
   readonly length: number;
   readonly vector: Float32Array;
+  /** ‖vector‖: 1 to within float32 rounding, 0 for a text without a token; kept so a cosine needs only a dot. */
+  readonly norm: number;
 }
+
+const normOf = (vector: Float32Array): number => {
+  let squares = 0;
+  for (const component of vector) squares += component * component;
+  return Math.sqrt(squares);
+};
 
 export const normalisedFact = (fact: string): string => fact.trim().toLowerCase();
 
@@ -46,6 +54,7 @@ export function procedureFeatures(id: string, revision: number, content: Procedu
   const text = indexedTextOf(content);
   const termCounts = new Map<string, number>();
   const tokens = hashingTokens(text);
+  const vector = hashedEmbedding(text);
   for (const token of tokens) termCounts.set(token, (termCounts.get(token) ?? 0) + 1);
   return {
     id,
@@ -54,7 +63,8 @@ export function procedureFeatures(id: string, revision: number, content: Procedu
     exclusions: new Set(content.metadata.exclusions.map(normalisedFact)),
     termCounts,
     length: tokens.length,
-    vector: hashedEmbedding(text),
+    vector,
+    norm: normOf(vector),
   };
 }
 
@@ -84,36 +94,62 @@ export function rankProcedures(
   const queryTerms = [...new Set(hashingTokens(query))];
   const queryVector = hashedEmbedding(query);
   const count = candidates.length;
-  const averageLength = count === 0 ? 0 : candidates.reduce((sum, procedure) => sum + procedure.length, 0) / count;
+  let totalLength = 0;
+  for (const procedure of candidates) totalLength += procedure.length;
+  const averageLength = count === 0 ? 0 : totalLength / count;
   const idf = queryTerms.map((term) => {
     let df = 0;
     for (const procedure of candidates) if (procedure.termCounts.has(term)) df += 1;
     return Math.log(1 + (count - df + 0.5) / (df + 0.5));
   });
-  const raw = candidates.map((procedure) => {
+  // Scores in typed arrays and the top K kept by insertion: at 10,000 candidates, sorting result objects
+  // cost more than scoring them.
+  const raw = new Float64Array(count);
+  let top = 0;
+  candidates.forEach((procedure, slot) => {
     let score = 0;
-    queryTerms.forEach((term, index) => {
-      const tf = procedure.termCounts.get(term) ?? 0;
-      if (tf === 0) return;
-      const norm = 1 - BM25_B + (BM25_B * procedure.length) / (averageLength || 1);
-      score += ((idf[index] as number) * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm);
-    });
-    return score;
+    const norm = 1 - BM25_B + (BM25_B * procedure.length) / (averageLength || 1);
+    for (let index = 0; index < queryTerms.length; index += 1) {
+      const tf = procedure.termCounts.get(queryTerms[index] as string) ?? 0;
+      if (tf > 0) score += ((idf[index] as number) * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * norm);
+    }
+    raw[slot] = score;
+    if (score > top) top = score;
   });
-  const top = Math.max(0, ...raw);
-  const scored = candidates.map((procedure, index) => {
-    const bm25Raw = raw[index] as number;
+  const queryNorm = normOf(queryVector);
+  // A query has a few tokens, so a few non-zero components: the dot product needs only those.
+  const queryDimensions: number[] = [];
+  queryVector.forEach((component, dimension) => {
+    if (component !== 0) queryDimensions.push(dimension);
+  });
+  const similarityOf = (procedure: ProcedureFeatures): number => {
+    // The cosine with each norm computed once; a zero vector has cosine 0 with anything (similarity 0.5).
+    if (queryNorm === 0 || procedure.norm === 0) return 0.5;
+    let dot = 0;
+    for (const dimension of queryDimensions)
+      dot += (queryVector[dimension] as number) * (procedure.vector[dimension] as number);
+    return (Math.min(1, Math.max(-1, dot / (queryNorm * procedure.norm))) + 1) / 2;
+  };
+  const best: RankedProcedure[] = [];
+  const before = (a: RankedProcedure, b: RankedProcedure) =>
+    a.score > b.score ||
+    (a.score === b.score &&
+      (a.features.bm25Raw > b.features.bm25Raw || (a.features.bm25Raw === b.features.bm25Raw && a.id < b.id)));
+  candidates.forEach((procedure, slot) => {
+    const bm25Raw = raw[slot] as number;
     const bm25 = top === 0 ? 0 : bm25Raw / top;
-    const similarity = boundedSimilarity(queryVector, procedure.vector);
-    return {
+    const similarity = similarityOf(procedure);
+    const hit = {
       id: procedure.id,
       revision: procedure.revision,
       score: weights.bm25 * bm25 + weights.vector * similarity,
       features: { bm25, bm25Raw, similarity },
     };
+    if (best.length === k && !before(hit, best[k - 1] as RankedProcedure)) return;
+    let place = best.length === k ? k - 1 : best.length;
+    if (best.length === k) best.pop();
+    while (place > 0 && before(hit, best[place - 1] as RankedProcedure)) place -= 1;
+    best.splice(place, 0, hit);
   });
-  scored.sort(
-    (a, b) => b.score - a.score || b.features.bm25Raw - a.features.bm25Raw || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
-  return { candidates: count, ranked: scored.slice(0, k) };
+  return { candidates: count, ranked: best };
 }

@@ -1,5 +1,6 @@
 import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
+import { detectInstructionInjectionInValue } from '../../kernel/protection/instruction-injection.ts';
 import {
   ExpectedRevisionRequiredError,
   RevisionConflictError,
@@ -41,7 +42,11 @@ export interface ProcedureRetrieval {
   readonly weights: AdaptiveWeights;
   /** |C(q, F_q)|: the active procedures the facts allow. */
   readonly candidates: number;
-  readonly hits: readonly (RankedProcedure & { readonly procedure: ProcedureView })[];
+  readonly hits: readonly (RankedProcedure & {
+    readonly procedure: ProcedureView;
+    /** `instruction-like`: text in it reads as an instruction to the agent; shown, never to be followed. */
+    readonly flags?: readonly string[];
+  })[];
 }
 
 export interface ProceduresDependencies {
@@ -92,6 +97,7 @@ export class ProceduresService {
         { ...input, status: 'active', change: { kind: 'created' } },
         idempotency,
       ),
+      (created) => created.record,
     );
   }
 
@@ -131,7 +137,7 @@ export class ProceduresService {
         change: { kind: 'refined' },
       };
     });
-    return this.#deps.pools.changing(scope, project, refined);
+    return this.#deps.pools.changing(scope, project, refined, (view) => view);
   }
 
   /** A context-specific variant: a procedure of its own, linked to the parent revision it was derived from. */
@@ -159,6 +165,7 @@ export class ProceduresService {
         },
         idempotency,
       ),
+      (created) => created.record,
     );
   }
 
@@ -176,13 +183,14 @@ export class ProceduresService {
         if (current.status === 'retired') throw new ProcedureRetiredError();
         return { ...current, status: 'retired', change: { kind: 'retired' } };
       }),
+      (view) => view,
     );
   }
 
   /**
    * Eq. 3 over the project's active procedures, with the project's learned biases unless adaptation is off. The
    * pool is cached (ProcedurePoolCache); every hit is re-read from its head before it is shown, and a hit whose
-   * head moved or left the pool sends the ranking round once more on a freshly listed pool.
+   * head moved or left the pool is patched into it from that head and the ranking runs once more.
    */
   async retrieve(
     scope: Scope,
@@ -213,10 +221,22 @@ export class ProceduresService {
       const heads = await Promise.all(ranked.map((hit) => this.#currentHead(scope, project, hit.id)));
       const current = ranked.flatMap((hit, index) => {
         const head = heads[index];
-        return head !== undefined && head.revision === hit.revision ? [{ ...hit, procedure: head }] : [];
+        if (head === undefined || head.revision !== hit.revision) return [];
+        const injection = detectInstructionInjectionInValue(head.content);
+        return [
+          { ...hit, procedure: head, ...(injection.verdict === 'quarantine' && { flags: ['instruction-like'] }) },
+        ];
       });
       if (current.length === ranked.length || round === 2) return { weights, candidates, hits: current };
-      pool = await this.#deps.pools.reload(scope, project, () => this.#listActive(scope, project));
+      this.#deps.pools.patch(
+        scope,
+        project,
+        ranked.flatMap((hit, index) => {
+          const head = heads[index];
+          return head?.revision === hit.revision ? [] : [{ id: hit.id, ...(head && { head }) }];
+        }),
+      );
+      pool = await this.#deps.pools.pool(scope, project, () => this.#listActive(scope, project));
     }
   }
 

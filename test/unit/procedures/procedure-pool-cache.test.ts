@@ -8,7 +8,7 @@ import type { RecordView } from '../../../lambdas/kernel/records/record-service.
 import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
-const view = (id: string, revision: number): RecordView<ProcedureContent> => ({
+const view = (id: string, revision: number, status: 'active' | 'retired' = 'active'): RecordView<ProcedureContent> => ({
   id,
   kind: 'procedure',
   owner: { type: 'project', projectId: 'p1' },
@@ -19,7 +19,7 @@ const view = (id: string, revision: number): RecordView<ProcedureContent> => ({
       metadata: { title: `Procedure ${id}`, description: 'd', taskFamily: 'f' },
       steps: [{ id: 's', instruction: 'Do it' }],
     }),
-    status: 'active',
+    status,
     change: { kind: 'created' },
   },
   provenance: {
@@ -32,10 +32,13 @@ const view = (id: string, revision: number): RecordView<ProcedureContent> => ({
   expiresAt: '2036-12-01T00:00:00.000Z',
 });
 
+const idsOf = (pool: { features: readonly { id: string; revision: number }[] }) =>
+  pool.features.map((features) => [features.id, features.revision]);
+
 describe('Class: ProcedurePoolCache', () => {
   const scope = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p1:member'] });
 
-  it('lists once within its age, again after it, and at once after a change made here', async () => {
+  it('lists once, then answers from the cache and lists again in the background once old', async () => {
     // Prepare
     const clock = new ManualClock(new Date('2026-12-01T00:00:00.000Z'));
     const cache = new ProcedurePoolCache(clock, 5_000);
@@ -49,17 +52,37 @@ describe('Class: ProcedurePoolCache', () => {
     await cache.pool(scope, 'p1', list);
     await cache.pool(scope, 'p1', list);
     expect(listed).toBe(1);
+    heads = [view('P1', 1), view('P2', 1)];
     clock.advance(5_000);
-    await cache.pool(scope, 'p1', list);
+    const stale = await cache.pool(scope, 'p1', list);
+    expect(idsOf(stale)).toEqual([['P1', 1]]);
     expect(listed).toBe(2);
-    heads = [view('P1', 2), view('P2', 1)];
-    await cache.changing(scope, 'p1', Promise.resolve());
-    const pool = await cache.pool(scope, 'p1', list);
-    expect(listed).toBe(3);
-    expect(pool.features.map((features) => [features.id, features.revision])).toEqual([
-      ['P1', 2],
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idsOf(await cache.pool(scope, 'p1', list))).toEqual([
+      ['P1', 1],
       ['P2', 1],
     ]);
+    expect(listed).toBe(2);
+  });
+
+  it('patches in what this instance wrote and what a retrieval read, without listing', async () => {
+    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 5_000);
+    let listed = 0;
+    const list = async () => {
+      listed += 1;
+      return [view('P1', 1), view('P2', 1)];
+    };
+    await cache.pool(scope, 'p1', list);
+    await cache.changing(scope, 'p1', Promise.resolve(view('P3', 1)), (written) => written);
+    cache.patch(scope, 'p1', [
+      { id: 'P1', head: view('P1', 2) },
+      { id: 'P2', head: view('P2', 2, 'retired') },
+    ]);
+    expect(idsOf(await cache.pool(scope, 'p1', list))).toEqual([
+      ['P1', 2],
+      ['P3', 1],
+    ]);
+    expect(listed).toBe(1);
   });
 
   it('keeps two tenants’ projects of one name apart', async () => {
@@ -70,10 +93,12 @@ describe('Class: ProcedurePoolCache', () => {
     expect(theirs.features).toEqual([]);
   });
 
-  it('does not keep a listing begun before a change made here', async () => {
-    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 5_000);
+  it('does not let a listing begun before a patch undo it', async () => {
+    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 0);
+    await cache.pool(scope, 'p1', async () => [view('P1', 1)]);
     let release: () => void = () => undefined;
-    const slow = cache.pool(
+    // Age 0: this answers from the cache and starts a listing that still holds P1 at revision 1.
+    await cache.pool(
       scope,
       'p1',
       () =>
@@ -81,14 +106,16 @@ describe('Class: ProcedurePoolCache', () => {
           release = () => resolve([view('P1', 1)]);
         }),
     );
-    await cache.changing(scope, 'p1', Promise.resolve());
+    cache.patch(scope, 'p1', [{ id: 'P1', head: view('P1', 2) }]);
     release();
-    await slow;
+    await new Promise((resolve) => setImmediate(resolve));
     let listed = 0;
-    await cache.pool(scope, 'p1', async () => {
+    const pool = await cache.pool(scope, 'p1', async () => {
       listed += 1;
       return [view('P1', 2)];
     });
+    expect(idsOf(pool)).toEqual([['P1', 2]]);
+    // The patched pool was kept, not the older listing; at age 0 this call starts the next listing behind it.
     expect(listed).toBe(1);
   });
 });

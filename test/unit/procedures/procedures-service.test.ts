@@ -39,10 +39,10 @@ describe('Class: ProceduresService (two function instances on one store)', () =>
     await second.create(manager, 'p1', procedure('Rotate the signing key quarterly'));
     const afterRetire = await first.retrieve(manager, 'p1', query);
 
-    // Assess: the retired one is gone at once (its head was re-read); the new one is there too, since the hit's
-    // moved head made the first instance list its pool again.
+    // Assess: the retired one is gone at once (its head was re-read and patched out); the other instance's new
+    // procedure arrives once the pool is older than its age (listed again in the background).
     expect(afterRetire.hits.map((hit) => hit.id)).not.toContain(record.id);
-    expect(afterRetire.hits).toHaveLength(1);
+    expect(afterRetire.hits).toHaveLength(0);
   });
 
   it('reaches a procedure another instance created once the pool is older than its age', async () => {
@@ -56,6 +56,9 @@ describe('Class: ProceduresService (two function instances on one store)', () =>
     await second.create(manager, 'p1', procedure('Restart the search service'));
     expect((await first.retrieve(manager, 'p1', query)).candidates).toBe(1);
     clock.advance(5_000);
+    // The first retrieval after the age answers from the cache and lists again behind it.
+    expect((await first.retrieve(manager, 'p1', query)).candidates).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await first.retrieve(manager, 'p1', query)).candidates).toBe(2);
   });
 });

@@ -52,6 +52,7 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
         procedure: api.toRecordResponse(hit.procedure),
         score: hit.score,
         features: hit.features,
+        ...(hit.flags && { flags: hit.flags }),
       })),
     });
   }),
