@@ -208,7 +208,11 @@ export class ProceduresService {
     const adaptive = request.adaptive ?? settings.adaptiveRetrieval;
     const bias = this.#bias(scope, project);
     bias.catch(() => undefined);
-    let pool = await this.#deps.pools.pool(scope, project, () => this.#listActive(scope, project));
+    const readers = {
+      list: () => this.#listActive(scope, project),
+      head: (id: string) => this.#currentHead(scope, project, id),
+    };
+    let pool = await this.#deps.pools.pool(scope, project, readers);
     const weights = adaptiveWeights(request.query, { adaptive, bias: (await bias).logits });
     for (let round = 1; ; round += 1) {
       const { candidates, ranked } = rankProcedures(
@@ -228,15 +232,15 @@ export class ProceduresService {
         ];
       });
       if (current.length === ranked.length || round === 2) return { weights, candidates, hits: current };
-      this.#deps.pools.patch(
-        scope,
-        project,
-        ranked.flatMap((hit, index) => {
-          const head = heads[index];
-          return head?.revision === hit.revision ? [] : [{ id: hit.id, ...(head && { head }) }];
-        }),
-      );
-      pool = await this.#deps.pools.pool(scope, project, () => this.#listActive(scope, project));
+      pool =
+        this.#deps.pools.patch(
+          scope,
+          project,
+          ranked.flatMap((hit, index) => {
+            const head = heads[index];
+            return head?.revision === hit.revision ? [] : [{ id: hit.id, head }];
+          }),
+        ) ?? pool;
     }
   }
 

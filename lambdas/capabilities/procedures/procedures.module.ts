@@ -5,6 +5,7 @@ import { CandidatesService } from './candidates-service.ts';
 import { contentWordJudge } from './divergence.ts';
 import { proceduresHandlers } from './http/procedures.handlers.ts';
 import { PROCEDURES_OPERATIONS } from './http/procedures.operations.ts';
+import { POOL_CHANGES, POOL_CHANGES_ID_PATTERN, PoolChangeLog, PoolChanges } from './pool-change-log.ts';
 import { PROCEDURE, ProcedureContent } from './procedure.schema.ts';
 import { procedureSearchProjection } from './procedure.search.ts';
 import { ProcedurePoolCache } from './procedure-pool-cache.ts';
@@ -21,7 +22,7 @@ import { TasksService } from './tasks-service.ts';
  */
 export const proceduresModule = defineModule({
   name: 'procedures',
-  recordKinds: [PROCEDURE, PROCEDURE_CANDIDATE, RETRIEVAL_BIAS, TASK, TASK_RECORD, TASK_EVIDENCE],
+  recordKinds: [PROCEDURE, PROCEDURE_CANDIDATE, RETRIEVAL_BIAS, POOL_CHANGES, TASK, TASK_RECORD, TASK_EVIDENCE],
   operations: PROCEDURES_OPERATIONS,
   errorStatuses: {
     'procedures.role_required': 403,
@@ -45,7 +46,16 @@ export const proceduresModule = defineModule({
       content: CandidateContent,
       horizonDays: longLived,
     });
-    const pools = new ProcedurePoolCache(kernel.clock);
+    const pools = new ProcedurePoolCache(
+      new PoolChangeLog(
+        kernel.recordService({
+          kind: POOL_CHANGES,
+          content: PoolChanges,
+          horizonDays: longLived,
+          idPattern: POOL_CHANGES_ID_PATTERN,
+        }),
+      ),
+    );
     const procedures = new ProceduresService({
       procedures: procedureRecords,
       pools,

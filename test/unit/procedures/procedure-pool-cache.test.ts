@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { PoolChanges, PoolChangesReader } from '../../../lambdas/capabilities/procedures/pool-change-log.ts';
 import {
   CreateProcedureInput,
   type ProcedureContent,
 } from '../../../lambdas/capabilities/procedures/procedure.schema.ts';
 import { ProcedurePoolCache } from '../../../lambdas/capabilities/procedures/procedure-pool-cache.ts';
 import type { RecordView } from '../../../lambdas/kernel/records/record-service.ts';
-import { ManualClock } from '../../../lambdas/kernel/time/clock.ts';
 import { scopeOf } from '../../support/scopes.ts';
 
 const view = (id: string, revision: number, status: 'active' | 'retired' = 'active'): RecordView<ProcedureContent> => ({
@@ -32,90 +32,113 @@ const view = (id: string, revision: number, status: 'active' | 'retired' = 'acti
   expiresAt: '2036-12-01T00:00:00.000Z',
 });
 
+/** A change log in memory, remembering the newest `remembered` changes, as the record does 200. */
+class MemoryLog implements PoolChangesReader {
+  changes: PoolChanges = { version: 0, recent: [] };
+  readonly remembered: number;
+  constructor(remembered = 200) {
+    this.remembered = remembered;
+  }
+  async read(): Promise<PoolChanges> {
+    return this.changes;
+  }
+  async record(_scope: unknown, _project: string, id: string): Promise<number> {
+    const version = this.changes.version + 1;
+    this.changes = { version, recent: [...this.changes.recent, { version, id }].slice(-this.remembered) };
+    return version;
+  }
+}
+
 const idsOf = (pool: { features: readonly { id: string; revision: number }[] }) =>
   pool.features.map((features) => [features.id, features.revision]);
 
 describe('Class: ProcedurePoolCache', () => {
   const scope = scopeOf({ tenant: 'acme', sub: 'alice', groups: ['project:p1:member'] });
 
-  it('lists once, then answers from the cache and lists again in the background once old', async () => {
+  it('lists once, then re-reads only what the log says changed since its copy', async () => {
     // Prepare
-    const clock = new ManualClock(new Date('2026-12-01T00:00:00.000Z'));
-    const cache = new ProcedurePoolCache(clock, 5_000);
+    const log = new MemoryLog();
+    const cache = new ProcedurePoolCache(log);
+    const heads = new Map([['P1', view('P1', 1)]]);
     let listed = 0;
-    let heads = [view('P1', 1)];
-    const list = async () => {
-      listed += 1;
-      return heads;
+    const read: string[] = [];
+    const readers = {
+      list: async () => {
+        listed += 1;
+        return [...heads.values()];
+      },
+      head: async (id: string) => {
+        read.push(id);
+        const head = heads.get(id);
+        return head?.content?.status === 'active' ? head : undefined;
+      },
     };
-    // Act / Assess
-    await cache.pool(scope, 'p1', list);
-    await cache.pool(scope, 'p1', list);
+    // Act / Assess: unchanged, the copy answers.
+    await cache.pool(scope, 'p1', readers);
+    await cache.pool(scope, 'p1', readers);
     expect(listed).toBe(1);
-    heads = [view('P1', 1), view('P2', 1)];
-    clock.advance(5_000);
-    const stale = await cache.pool(scope, 'p1', list);
-    expect(idsOf(stale)).toEqual([['P1', 1]]);
-    expect(listed).toBe(2);
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(idsOf(await cache.pool(scope, 'p1', list))).toEqual([
-      ['P1', 1],
-      ['P2', 1],
-    ]);
+    // Another instance adds P2 and retires P1.
+    heads.set('P2', view('P2', 1));
+    await log.record(scope, 'p1', 'P2');
+    heads.set('P1', view('P1', 2, 'retired'));
+    await log.record(scope, 'p1', 'P1');
+    const pool = await cache.pool(scope, 'p1', readers);
+    expect(idsOf(pool)).toEqual([['P2', 1]]);
+    expect(read.sort()).toEqual(['P1', 'P2']);
+    expect(listed).toBe(1);
+  });
+
+  it('lists again when more changed than the log remembers', async () => {
+    const log = new MemoryLog(2);
+    const cache = new ProcedurePoolCache(log);
+    let listed = 0;
+    const readers = {
+      list: async () => {
+        listed += 1;
+        return [view('P1', 1)];
+      },
+      head: async () => undefined,
+    };
+    await cache.pool(scope, 'p1', readers);
+    for (const id of ['A', 'B', 'C']) await log.record(scope, 'p1', id);
+    await cache.pool(scope, 'p1', readers);
     expect(listed).toBe(2);
   });
 
-  it('patches in what this instance wrote and what a retrieval read, without listing', async () => {
-    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 5_000);
+  it('patches in what this instance wrote, taking the version only when nothing else changed in between', async () => {
+    const log = new MemoryLog();
+    const cache = new ProcedurePoolCache(log);
     let listed = 0;
-    const list = async () => {
-      listed += 1;
-      return [view('P1', 1), view('P2', 1)];
+    const read: string[] = [];
+    const readers = {
+      list: async () => {
+        listed += 1;
+        return [view('P1', 1)];
+      },
+      head: async (id: string) => {
+        read.push(id);
+        return view(id, 1);
+      },
     };
-    await cache.pool(scope, 'p1', list);
+    await cache.pool(scope, 'p1', readers);
     await cache.changing(scope, 'p1', Promise.resolve(view('P3', 1)), (written) => written);
-    cache.patch(scope, 'p1', [
-      { id: 'P1', head: view('P1', 2) },
-      { id: 'P2', head: view('P2', 2, 'retired') },
-    ]);
-    expect(idsOf(await cache.pool(scope, 'p1', list))).toEqual([
-      ['P1', 2],
+    expect(idsOf(await cache.pool(scope, 'p1', readers))).toEqual([
+      ['P1', 1],
       ['P3', 1],
     ]);
+    expect(read).toEqual([]);
+    await log.record(scope, 'p1', 'P4');
+    await cache.changing(scope, 'p1', Promise.resolve(view('P5', 1)), (written) => written);
+    expect(idsOf(await cache.pool(scope, 'p1', readers)).map(([id]) => id)).toEqual(['P1', 'P3', 'P5', 'P4']);
+    expect(read).toEqual(['P4', 'P5']);
     expect(listed).toBe(1);
   });
 
   it('keeps two tenants’ projects of one name apart', async () => {
-    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 5_000);
+    const cache = new ProcedurePoolCache(new MemoryLog());
     const other = scopeOf({ tenant: 'globex', sub: 'alice', groups: ['project:p1:member'] });
-    await cache.pool(scope, 'p1', async () => [view('P1', 1)]);
-    const theirs = await cache.pool(other, 'p1', async () => []);
+    await cache.pool(scope, 'p1', { list: async () => [view('P1', 1)], head: async () => undefined });
+    const theirs = await cache.pool(other, 'p1', { list: async () => [], head: async () => undefined });
     expect(theirs.features).toEqual([]);
-  });
-
-  it('does not let a listing begun before a patch undo it', async () => {
-    const cache = new ProcedurePoolCache(new ManualClock(new Date()), 0);
-    await cache.pool(scope, 'p1', async () => [view('P1', 1)]);
-    let release: () => void = () => undefined;
-    // Age 0: this answers from the cache and starts a listing that still holds P1 at revision 1.
-    await cache.pool(
-      scope,
-      'p1',
-      () =>
-        new Promise((resolve) => {
-          release = () => resolve([view('P1', 1)]);
-        }),
-    );
-    cache.patch(scope, 'p1', [{ id: 'P1', head: view('P1', 2) }]);
-    release();
-    await new Promise((resolve) => setImmediate(resolve));
-    let listed = 0;
-    const pool = await cache.pool(scope, 'p1', async () => {
-      listed += 1;
-      return [view('P1', 2)];
-    });
-    expect(idsOf(pool)).toEqual([['P1', 2]]);
-    // The patched pool was kept, not the older listing; at age 0 this call starts the next listing behind it.
-    expect(listed).toBe(1);
   });
 });
