@@ -232,9 +232,11 @@ describe('App: Memory Hub (the real OpenAPI document)', () => {
         .Properties.EventPattern.detail;
 
     // Assess: session events are audited by the beliefs they teach, a task's blackboard and evidence by the
-    // task revisions they move
+    // task revisions they move, a procedure pool's change log by the procedure revisions it points at
     expect(detailOf('recordAudit')).toEqual({
-      record_kind: [{ 'anything-but': ['idempotency', 'session-events', 'task-record', 'task-evidence'] }],
+      record_kind: [
+        { 'anything-but': ['idempotency', 'session-events', 'procedure-pool', 'task-record', 'task-evidence'] },
+      ],
     });
   });
 
