@@ -43,8 +43,6 @@ export interface PromotionResult {
   readonly procedure?: ProcedureView;
 }
 
-const WRITE_ATTEMPTS = 6;
-
 /**
  * Candidates and their trials (reference 001 §4.4, §B.5–B.6). Trials are recorded by the manager; promotion
  * checks the gates of eq. 9 over every trial and makes the candidate active by compare-and-set on the head
@@ -209,28 +207,15 @@ export class CandidatesService {
     if (!content.base)
       throw new InvalidTransitionError('A candidate for a new procedure has no procedure to attach warnings to');
     const base = content.base;
-    let procedure: ProcedureView | undefined;
-    for (let attempt = 1; procedure === undefined; attempt += 1) {
-      const head = await this.#deps.procedures.get(scope, { project }, base.procedureId);
-      try {
-        procedure = await this.#deps.procedures.update(
-          scope,
-          { project },
-          base.procedureId,
-          [head.revision],
-          (current) => {
-            if (current.status === 'retired') throw new ProcedureRetiredError();
-            return {
-              ...current,
-              warnings: mergeWarnings(current.warnings, content.warnings).slice(0, 50),
-              change: { kind: 'warnings_attached', candidateId: candidate.id },
-            };
-          },
-        );
-      } catch (error) {
-        if (!(error instanceof RevisionMismatchError) || attempt >= WRITE_ATTEMPTS) throw error;
-      }
-    }
+    const procedure = await this.#deps.procedures.reviseCurrent(scope, { project }, base.procedureId, (current) => {
+      if (current?.status === 'retired') throw new ProcedureRetiredError();
+      const head = current as ProcedureContent;
+      return {
+        ...head,
+        warnings: mergeWarnings(head.warnings, content.warnings).slice(0, 50),
+        change: { kind: 'warnings_attached', candidateId: candidate.id },
+      };
+    });
     const updated = await this.#revise(scope, project, candidate.id, (current) => ({
       ...current,
       warningsAttached: true,
@@ -238,19 +223,15 @@ export class CandidatesService {
     return { candidate: updated, procedure };
   }
 
-  async #revise(
+  /** The candidate's current head changed by `change`, re-read on a lost race. */
+  #revise(
     scope: Scope,
     project: string,
     id: string,
     change: (content: CandidateContent) => CandidateContent,
   ): Promise<CandidateView> {
-    for (let attempt = 1; ; attempt += 1) {
-      const head = await this.#deps.candidates.get(scope, { project }, id);
-      try {
-        return await this.#deps.candidates.update(scope, { project }, id, [head.revision], change);
-      } catch (error) {
-        if (!(error instanceof RevisionMismatchError) || attempt >= WRITE_ATTEMPTS) throw error;
-      }
-    }
+    return this.#deps.candidates.reviseCurrent(scope, { project }, id, (current) =>
+      change(current as CandidateContent),
+    );
   }
 }

@@ -1,3 +1,5 @@
+import type * as z from 'zod';
+
 /*
  * A prerequisite graph (reference 001 §3, §B.4): steps with persistent ids, and edges `from → to` meaning "the
  * outcome of `from` is a prerequisite of `to`". It must be a DAG: a self-loop, a second copy of an edge, an edge
@@ -118,3 +120,44 @@ export function upstreamOf(end: string, edges: readonly PrerequisiteEdge[]): Set
     edges.map((edge) => ({ from: edge.to, to: edge.from })),
   );
 }
+
+/** How a graph's parts are called where it is refused: a procedure's steps and prerequisites, a task's nodes and edges. */
+export interface GraphWords {
+  readonly node: string;
+  readonly nodes: string;
+  readonly edge: string;
+  readonly edges: string;
+}
+
+/**
+ * Adds an issue for each defect of the graph, at the edge that makes it (or at the node list), each node named
+ * by its place (`steps[2]`): an error never echoes what the caller sent, ids included.
+ */
+export const refuseGraphDefects = (
+  ids: readonly string[],
+  edges: readonly PrerequisiteEdge[],
+  words: GraphWords,
+  context: z.core.$RefinementCtx,
+): void => {
+  const at = (node: string) => `${words.nodes}[${ids.indexOf(node)}]`;
+  const messageOf = (defect: GraphDefect): string => {
+    switch (defect.kind) {
+      case 'duplicate_step':
+        return `${at(defect.steps[0])} has the id of an earlier ${words.node}`;
+      case 'unknown_step':
+        return `the ${words.edge} names a ${words.node} that is not in ${words.nodes}`;
+      case 'self_loop':
+        return `${at(defect.steps[0])} cannot be its own prerequisite`;
+      case 'duplicate_edge':
+        return `the ${words.edge} ${at(defect.steps[0])} → ${at(defect.steps[1])} is listed twice`;
+      case 'cycle':
+        return `the ${words.edges} form a cycle: ${defect.steps.map(at).join(' → ')}`;
+    }
+  };
+  for (const defect of graphDefects(ids, edges))
+    context.addIssue({
+      code: 'custom',
+      path: defect.edge === undefined ? [words.nodes] : [words.edges, defect.edge],
+      message: messageOf(defect),
+    });
+};

@@ -1,11 +1,7 @@
 import * as z from 'zod';
+import { NotFoundError } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
-import {
-  ExpectedRevisionRequiredError,
-  RevisionConflictError,
-  RevisionMismatchError,
-} from '../../kernel/records/record.errors.ts';
 import type { RecordService } from '../../kernel/records/record-service.ts';
 
 /*
@@ -31,8 +27,6 @@ export type PoolChanges = z.infer<typeof PoolChanges>;
 
 export const NO_CHANGES: PoolChanges = { version: 0, recent: [] };
 
-const ATTEMPTS = 30;
-
 /** What the pool cache needs of the log. */
 export interface PoolChangesReader {
   read(scope: Scope, project: string): Promise<PoolChanges>;
@@ -51,33 +45,23 @@ export class PoolChangeLog implements PoolChangesReader {
       const record = await this.#records.get(scope, { project }, POOL_CHANGES_ID);
       return { ...(record.content ?? NO_CHANGES), revision: record.revision };
     } catch (error) {
-      if ((error as { code?: string }).code === 'not_found') return NO_CHANGES;
+      if (error instanceof NotFoundError) return NO_CHANGES;
       throw error;
     }
   }
 
   /** Moves the log forward with `id`; returns the version it made. */
   async record(scope: Scope, project: string, id: string): Promise<number> {
-    for (let attempt = 1; ; attempt += 1) {
-      const current = await this.read(scope, project);
-      const version = current.version + 1;
-      try {
-        await this.#records.put(
-          scope,
-          { project },
-          POOL_CHANGES_ID,
-          current.revision === undefined ? undefined : [current.revision],
-          { version, recent: [...current.recent, { version, id }].slice(-POOL_CHANGES_REMEMBERED) },
-        );
-        return version;
-      } catch (error) {
-        const lost =
-          error instanceof RevisionMismatchError ||
-          error instanceof RevisionConflictError ||
-          error instanceof ExpectedRevisionRequiredError;
-        if (!lost || attempt >= ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3 * attempt));
-      }
-    }
+    const written = await this.#records.reviseCurrent(
+      scope,
+      { project },
+      POOL_CHANGES_ID,
+      (current) => {
+        const version = (current?.version ?? 0) + 1;
+        return { version, recent: [...(current?.recent ?? []), { version, id }].slice(-POOL_CHANGES_REMEMBERED) };
+      },
+      { createIfAbsent: true },
+    );
+    return (written.content as PoolChanges).version;
   }
 }

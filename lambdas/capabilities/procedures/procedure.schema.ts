@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
-import { type GraphDefect, graphDefects } from './dependency-graph.ts';
+import { refuseGraphDefects } from './dependency-graph.ts';
 
 /*
  * A versioned procedure (reference 001 §3): S = (M, Π, G, W) — metadata, the steps with their instructions, a
@@ -83,40 +83,17 @@ export type ProcedureStatus = (typeof PROCEDURE_STATUSES)[number];
 /** The parent a specialised variant was derived from, at the revision it was derived from. */
 export const ProcedureLineage = z.object({ procedureId: z.string().min(1).max(64), revision: z.number().int().min(1) });
 
-/**
- * Steps and prerequisites checked together: ids unique, every edge between known steps, no self-loop, duplicate
- * or cycle. Each issue names the steps involved by their place in `steps` (`steps[2]`): an error never echoes
- * what the caller sent, ids included.
- */
+/** Steps and prerequisites checked together: ids unique, every edge between known steps, no self-loop, duplicate or cycle. */
 const checkGraph = (
   value: { steps: readonly ProcedureStep[]; prerequisites: readonly Prerequisite[] },
   context: z.core.$RefinementCtx,
-) => {
-  const ids = value.steps.map((step) => step.id);
-  for (const defect of graphDefects(ids, value.prerequisites))
-    context.addIssue({
-      code: 'custom',
-      path: defect.edge === undefined ? ['steps'] : ['prerequisites', defect.edge],
-      message: graphDefectMessage(defect, ids),
-    });
-};
-
-/** The defect in words, each step as `steps[i]` (its first place; an unknown one has none). */
-export const graphDefectMessage = (defect: GraphDefect, ids: readonly string[]): string => {
-  const at = (step: string) => `steps[${ids.indexOf(step)}]`;
-  switch (defect.kind) {
-    case 'duplicate_step':
-      return `${at(defect.steps[0])} has the id of an earlier step`;
-    case 'unknown_step':
-      return 'the prerequisite names a step that is not in steps';
-    case 'self_loop':
-      return `${at(defect.steps[0])} cannot be its own prerequisite`;
-    case 'duplicate_edge':
-      return `the prerequisite ${at(defect.steps[0])} → ${at(defect.steps[1])} is listed twice`;
-    case 'cycle':
-      return `the prerequisites form a cycle: ${defect.steps.map(at).join(' → ')}`;
-  }
-};
+) =>
+  refuseGraphDefects(
+    value.steps.map((step) => step.id),
+    value.prerequisites,
+    { node: 'step', nodes: 'steps', edge: 'prerequisite', edges: 'prerequisites' },
+    context,
+  );
 
 const ProcedureBody = z
   .object({

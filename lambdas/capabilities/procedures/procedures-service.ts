@@ -1,11 +1,6 @@
-import { ValidationFailedError } from '../../kernel/errors/domain-error.ts';
+import { NotFoundError, ValidationFailedError } from '../../kernel/errors/domain-error.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
 import { detectInstructionInjectionInValue } from '../../kernel/protection/instruction-injection.ts';
-import {
-  ExpectedRevisionRequiredError,
-  RevisionConflictError,
-  RevisionMismatchError,
-} from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type {
   CreateResult,
@@ -55,10 +50,6 @@ export interface ProceduresDependencies {
   readonly pools: ProcedurePoolCache;
   readonly settings: () => ProceduresSettings;
 }
-
-const POOL_PAGE = 100;
-// Feedback from many agents at once contends on one record: each lost compare-and-set re-reads and re-steps.
-const FEEDBACK_ATTEMPTS = 30;
 
 /**
  * A project's procedure pool (reference 001 §3): versioned procedures whose head is the active revision, refined,
@@ -213,7 +204,7 @@ export class ProceduresService {
       head: (id: string) => this.#currentHead(scope, project, id),
     };
     let pool = await this.#deps.pools.pool(scope, project, readers);
-    const weights = adaptiveWeights(request.query, { adaptive, bias: (await bias).logits });
+    const weights = adaptiveWeights(request.query, { adaptive, bias: await bias });
     for (let round = 1; ; round += 1) {
       const { candidates, ranked } = rankProcedures(
         request.query,
@@ -254,44 +245,28 @@ export class ProceduresService {
     request: { readonly query: string; readonly served: RetrievalSignal },
   ): Promise<{ readonly before: AdaptiveWeights; readonly after: AdaptiveWeights; readonly bias: RetrievalLogits }> {
     const rate = this.#deps.settings().feedbackLearningRate;
-    for (let attempt = 1; ; attempt += 1) {
-      const current = await this.#bias(scope, project);
-      const before = adaptiveWeights(request.query, { bias: current.logits });
-      const logits = feedbackStep(current.logits, before, request.served, rate);
-      try {
-        await this.#deps.biases.put(
-          scope,
-          { project },
-          RETRIEVAL_BIAS_ID,
-          current.revision === undefined ? undefined : [current.revision],
-          { logits, steps: current.steps + 1 },
-        );
-        return { before, after: adaptiveWeights(request.query, { bias: logits }), bias: logits };
-      } catch (error) {
-        const lost =
-          error instanceof RevisionMismatchError ||
-          error instanceof RevisionConflictError ||
-          // The record did not exist when read; another feedback created it first.
-          error instanceof ExpectedRevisionRequiredError;
-        if (!lost || attempt >= FEEDBACK_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
-      }
-    }
+    let before = adaptiveWeights(request.query, { bias: NO_BIAS });
+    const updated = await this.#deps.biases.reviseCurrent(
+      scope,
+      { project },
+      RETRIEVAL_BIAS_ID,
+      (current) => {
+        const logits = current?.logits ?? NO_BIAS;
+        before = adaptiveWeights(request.query, { bias: logits });
+        return { logits: feedbackStep(logits, before, request.served, rate), steps: (current?.steps ?? 0) + 1 };
+      },
+      { createIfAbsent: true },
+    );
+    const bias = (updated.content as RetrievalBias).logits;
+    return { before, after: adaptiveWeights(request.query, { bias }), bias };
   }
 
-  async #bias(
-    scope: Scope,
-    project: string,
-  ): Promise<{ readonly logits: RetrievalLogits; readonly steps: number; readonly revision?: number }> {
+  /** The project's learned biases; none before its first feedback. */
+  async #bias(scope: Scope, project: string): Promise<RetrievalLogits> {
     try {
-      const record = await this.#deps.biases.get(scope, { project }, RETRIEVAL_BIAS_ID);
-      return {
-        logits: record.content?.logits ?? NO_BIAS,
-        steps: record.content?.steps ?? 0,
-        revision: record.revision,
-      };
+      return (await this.#deps.biases.get(scope, { project }, RETRIEVAL_BIAS_ID)).content?.logits ?? NO_BIAS;
     } catch (error) {
-      if ((error as { code?: string }).code === 'not_found') return { logits: NO_BIAS, steps: 0 };
+      if (error instanceof NotFoundError) return NO_BIAS;
       throw error;
     }
   }
@@ -302,20 +277,13 @@ export class ProceduresService {
       const head = await this.get(scope, project, id);
       return head.content?.status === 'active' ? head : undefined;
     } catch (error) {
-      if ((error as { code?: string }).code === 'not_found') return undefined;
+      if (error instanceof NotFoundError) return undefined;
       throw error;
     }
   }
 
   async #listActive(scope: Scope, project: string): Promise<ProcedureView[]> {
-    const active: ProcedureView[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.list(scope, project, { limit: POOL_PAGE, cursor });
-      for (const view of page.items)
-        if (view.status === 'active' && view.content?.status === 'active') active.push(view);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return active;
+    const heads = await this.#deps.procedures.listAll(scope, { project });
+    return heads.filter((view) => view.status === 'active' && view.content?.status === 'active');
   }
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineRecordKind } from '../../kernel/namespaces/record-kind.ts';
-import { type GraphDefect, graphDefects } from './dependency-graph.ts';
+import { refuseGraphDefects } from './dependency-graph.ts';
 import { Prerequisite, StepId } from './procedure.schema.ts';
 import { EVIDENCE_TIERS } from './state-resolution.ts';
 
@@ -58,31 +58,13 @@ export type ProcedureReference = z.infer<typeof ProcedureReference>;
 const checkTaskGraph = (
   value: { nodes: readonly { id: string }[]; edges: readonly Prerequisite[] },
   context: z.core.$RefinementCtx,
-) => {
-  const ids = value.nodes.map((node) => node.id);
-  for (const defect of graphDefects(ids, value.edges))
-    context.addIssue({
-      code: 'custom',
-      path: defect.edge === undefined ? ['nodes'] : ['edges', defect.edge],
-      message: taskGraphDefectMessage(defect, ids),
-    });
-};
-
-export const taskGraphDefectMessage = (defect: GraphDefect, ids: readonly string[]): string => {
-  const at = (node: string) => `nodes[${ids.indexOf(node)}]`;
-  switch (defect.kind) {
-    case 'duplicate_step':
-      return `${at(defect.steps[0])} has the id of an earlier node`;
-    case 'unknown_step':
-      return 'the edge names a node that is not in nodes';
-    case 'self_loop':
-      return `${at(defect.steps[0])} cannot be its own prerequisite`;
-    case 'duplicate_edge':
-      return `the edge ${at(defect.steps[0])} → ${at(defect.steps[1])} is listed twice`;
-    case 'cycle':
-      return `the edges form a cycle: ${defect.steps.map(at).join(' → ')}`;
-  }
-};
+) =>
+  refuseGraphDefects(
+    value.nodes.map((node) => node.id),
+    value.edges,
+    { node: 'node', nodes: 'nodes', edge: 'edge', edges: 'edges' },
+    context,
+  );
 
 export const TaskContent = z
   .object({

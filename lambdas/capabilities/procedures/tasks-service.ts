@@ -3,7 +3,7 @@ import { NotFoundError, ValidationFailedError } from '../../kernel/errors/domain
 import { IDEMPOTENCY, type IdempotencyStore } from '../../kernel/idempotency/idempotency-store.port.ts';
 import type { Scope } from '../../kernel/identity/scope.ts';
 import { assertNoSensitiveContent } from '../../kernel/protection/sensitive-content-screen.ts';
-import { IdempotencyKeyReusedError, RevisionMismatchError } from '../../kernel/records/record.errors.ts';
+import { IdempotencyKeyReusedError } from '../../kernel/records/record.errors.ts';
 import type { ExpectedRevisions, Page, PageRequest } from '../../kernel/records/record.schema.ts';
 import type {
   CreateResult,
@@ -82,9 +82,7 @@ export interface Completion {
   };
 }
 
-const TASK_WRITE_ATTEMPTS = 6;
 const HOUR_MS = 3_600_000;
-const LIST_PAGE = 100;
 /** An observation time may run ahead of this service's clock by at most this (clock skew between agents). */
 const FUTURE_SKEW_MS = 5 * 60_000;
 
@@ -294,7 +292,7 @@ export class TasksService {
       if (claim.outcome === 'existing') {
         if (claim.fingerprint !== idempotency.fingerprint) throw new IdempotencyKeyReusedError();
         const first = await this.#deps.entries.get(scope, { project, task: taskId }, claim.recordId).catch((error) => {
-          if ((error as { code?: string }).code === 'not_found') return undefined;
+          if (error instanceof NotFoundError) return undefined;
           throw error;
         });
         if (first)
@@ -596,41 +594,18 @@ export class TasksService {
     return { nodes, edges };
   }
 
-  async #revise(
-    scope: Scope,
-    project: string,
-    id: string,
-    change: (content: TaskContent) => TaskContent,
-  ): Promise<TaskView> {
-    for (let attempt = 1; ; attempt += 1) {
-      const head = await this.#deps.tasks.get(scope, { project }, id);
-      try {
-        return await this.#deps.tasks.update(scope, { project }, id, [head.revision], change);
-      } catch (error) {
-        if (!(error instanceof RevisionMismatchError) || attempt >= TASK_WRITE_ATTEMPTS) throw error;
-      }
-    }
+  /** The task's current head changed by `change`, re-read on a lost race. */
+  #revise(scope: Scope, project: string, id: string, change: (content: TaskContent) => TaskContent): Promise<TaskView> {
+    return this.#deps.tasks.reviseCurrent(scope, { project }, id, (current) => change(current as TaskContent));
   }
 
   async #allEntries(scope: Scope, project: string, taskId: string): Promise<EntryWithId[]> {
-    const entries: EntryWithId[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#deps.entries.list(scope, { project, task: taskId }, { limit: LIST_PAGE, cursor });
-      for (const item of page.items) if (item.content) entries.push({ id: item.id, entry: item.content });
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return entries;
+    const entries = await this.#deps.entries.listAll(scope, { project, task: taskId });
+    return entries.flatMap((item) => (item.content ? [{ id: item.id, entry: item.content }] : []));
   }
 
   async #allEvidence(scope: Scope, project: string, taskId: string): Promise<StoredEvidence[]> {
-    const evidence: StoredEvidence[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.#deps.evidence.list(scope, { project, task: taskId }, { limit: LIST_PAGE, cursor });
-      for (const item of page.items) if (item.content) evidence.push(item.content);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return evidence;
+    const evidence = await this.#deps.evidence.listAll(scope, { project, task: taskId });
+    return evidence.flatMap((item) => (item.content ? [item.content] : []));
   }
 }

@@ -206,6 +206,18 @@ export class RecordService<Content> {
     return { items: heads.items.map((head) => this.view(head)), nextCursor: heads.nextCursor };
   }
 
+  /** Every live record of the namespace, page by page, for the service's own reads of a whole (bounded) space. */
+  async listAll(scope: Scope, narrowing: Narrowing, pageSize = 100): Promise<RecordView<Content>[]> {
+    const all: RecordView<Content>[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.list(scope, narrowing, { limit: pageSize, cursor });
+      all.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return all;
+  }
+
   async history(scope: Scope, narrowing: Narrowing, id: string, page: PageRequest): Promise<Page<RecordView<Content>>> {
     const namespace = scope.namespace(this.#kind.kind, narrowing);
     await this.#liveHead(namespace, id);
@@ -235,6 +247,40 @@ export class RecordService<Content> {
     });
     await this.#deps.writer.appendExpected(next, 'record.revised');
     return this.view(next);
+  }
+
+  /**
+   * Appends the revision `change` makes of whatever head is current, for the service's own read-modify-writes
+   * where no caller named a revision (a status move, a counter, a log): a lost race reads the head again and
+   * changes it again, with the revision writer's bounded, jittered back-off. A record that is absent (or
+   * deleted) is NotFound, unless `createIfAbsent`, when `change` starts from `undefined`.
+   */
+  async reviseCurrent(
+    scope: Scope,
+    narrowing: Narrowing,
+    id: string,
+    change: (current: Content | undefined) => Content,
+    options: { readonly createIfAbsent?: boolean } = {},
+  ): Promise<RecordView<Content>> {
+    const namespace = scope.namespace(this.#kind.kind, narrowing);
+    if (!this.#idPattern.test(id)) throw new NotFoundError();
+    return this.#deps.writer.update(
+      namespace,
+      id,
+      (head) => {
+        const live = head?.status === 'active' ? head : undefined;
+        if (!live && !options.createIfAbsent) throw new NotFoundError();
+        const content = this.#screened(
+          this.#kind.content.parse(change(live && this.#kind.content.parse(live.content))),
+        );
+        const next = this.#deps.writer.next(namespace, id, head, scope.actor, {
+          content,
+          expiresAt: this.#expiry(narrowing, content),
+        });
+        return { write: next, type: live ? 'record.revised' : 'record.created', result: this.view(next) };
+      },
+      { busy: 'The record is being changed by many writers at once; retry shortly' },
+    );
   }
 
   /**

@@ -16,6 +16,9 @@ const idOf = (input: OperationInput<Operation>): string => input.params.id as st
 
 const locationOf = (project: string, collection: string, id: string) => `/v1/projects/${project}/${collection}/${id}`;
 const withEtag = <Content>(view: RecordView<Content>) => ({ etag: etagOf(view.id, view.revision) });
+/** 201 with the record, its ETag and where it is read. */
+const createdRecord = <Content>(result: { record: RecordView<Content>; replayed: boolean }, location: string) =>
+  created(api.toRecordResponse(result.record), { ...withEtag(result.record), location, replayed: result.replayed });
 const pageOf = <Content>(
   input: OperationInput<Operation>,
   page: { items: readonly RecordView<Content>[]; nextCursor?: string },
@@ -33,12 +36,8 @@ export interface ProceduresServices {
 /** The procedural-memory operations' handlers, by export name. */
 export const proceduresHandlers = ({ procedures, tasks, candidates }: ProceduresServices, http: HttpContext) => ({
   createProcedure: httpOperation(api.createProcedure, http).handler(async ({ scope, input }) => {
-    const { record, replayed } = await procedures.create(scope, projectOf(input), input.body, input.idempotency);
-    return created(api.toRecordResponse(record), {
-      ...withEtag(record),
-      location: locationOf(projectOf(input), 'procedures', record.id),
-      replayed,
-    });
+    const result = await procedures.create(scope, projectOf(input), input.body, input.idempotency);
+    return createdRecord(result, locationOf(projectOf(input), 'procedures', result.record.id));
   }),
   listProcedures: httpOperation(api.listProcedures, http).handler(async ({ scope, input }) =>
     ok(pageOf(input, await procedures.list(scope, projectOf(input), pageRequestOf(http, input.query)))),
@@ -78,18 +77,8 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
     return ok(api.toRecordResponse(procedure), withEtag(procedure));
   }),
   specializeProcedure: httpOperation(api.specializeProcedure, http).handler(async ({ scope, input }) => {
-    const { record, replayed } = await procedures.specialize(
-      scope,
-      projectOf(input),
-      idOf(input),
-      input.body,
-      input.idempotency,
-    );
-    return created(api.toRecordResponse(record), {
-      ...withEtag(record),
-      location: locationOf(projectOf(input), 'procedures', record.id),
-      replayed,
-    });
+    const result = await procedures.specialize(scope, projectOf(input), idOf(input), input.body, input.idempotency);
+    return createdRecord(result, locationOf(projectOf(input), 'procedures', result.record.id));
   }),
   retireProcedure: httpOperation(api.retireProcedure, http).handler(async ({ scope, input }) => {
     const id = idOf(input);
@@ -97,12 +86,8 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
     return ok(api.toRecordResponse(procedure), withEtag(procedure));
   }),
   createTask: httpOperation(api.createTask, http).handler(async ({ scope, input }) => {
-    const { record, replayed } = await tasks.create(scope, projectOf(input), input.body, input.idempotency);
-    return created(api.toRecordResponse(record), {
-      ...withEtag(record),
-      location: locationOf(projectOf(input), 'tasks', record.id),
-      replayed,
-    });
+    const result = await tasks.create(scope, projectOf(input), input.body, input.idempotency);
+    return createdRecord(result, locationOf(projectOf(input), 'tasks', result.record.id));
   }),
   listTasks: httpOperation(api.listTasks, http).handler(async ({ scope, input }) =>
     ok(pageOf(input, await tasks.list(scope, projectOf(input), pageRequestOf(http, input.query)))),
@@ -137,18 +122,8 @@ export const proceduresHandlers = ({ procedures, tasks, candidates }: Procedures
     ok(pageOf(input, await tasks.entries(scope, projectOf(input), idOf(input), pageRequestOf(http, input.query)))),
   ),
   addTaskEvidence: httpOperation(api.addTaskEvidence, http).handler(async ({ scope, input }) => {
-    const { record, replayed } = await tasks.addEvidence(
-      scope,
-      projectOf(input),
-      idOf(input),
-      input.body,
-      input.idempotency,
-    );
-    return created(api.toRecordResponse(record), {
-      ...withEtag(record),
-      location: `${locationOf(projectOf(input), 'tasks', idOf(input))}/state`,
-      replayed,
-    });
+    const result = await tasks.addEvidence(scope, projectOf(input), idOf(input), input.body, input.idempotency);
+    return createdRecord(result, `${locationOf(projectOf(input), 'tasks', idOf(input))}/state`);
   }),
   getTaskState: httpOperation(api.getTaskState, http).handler(async ({ scope, input }) =>
     ok(await tasks.state(scope, projectOf(input), idOf(input))),
